@@ -1,0 +1,31 @@
+# Finds the SDK's dependencies. Shared by the build tree and by the installed mcpConfig.cmake, so a
+# consumer finds exactly what the SDK was built against.
+include(CMakeFindDependencyMacro)
+
+# nlohmann/json ships a package config (Debian: nlohmann-json3-dev).
+find_dependency(nlohmann_json 3.10)
+
+# Standalone asio and valijson are header-only. Debian ships no usable config for asio, so look
+# for the header and wrap it in an imported target.
+if(NOT TARGET mcp_dep::asio)
+  find_path(MCP_ASIO_INCLUDE_DIR asio.hpp)
+  if(NOT MCP_ASIO_INCLUDE_DIR)
+    message(FATAL_ERROR "mcp: standalone asio (asio.hpp) not found. On Debian: apt-get install libasio-dev")
+  endif()
+  add_library(mcp_dep::asio INTERFACE IMPORTED)
+  set_target_properties(mcp_dep::asio PROPERTIES
+    INTERFACE_INCLUDE_DIRECTORIES "${MCP_ASIO_INCLUDE_DIR}"
+    INTERFACE_COMPILE_DEFINITIONS "ASIO_STANDALONE;ASIO_NO_DEPRECATED")
+  find_package(Threads REQUIRED)
+  set_property(TARGET mcp_dep::asio APPEND PROPERTY INTERFACE_LINK_LIBRARIES Threads::Threads)
+endif()
+
+if(NOT TARGET mcp_dep::valijson)
+  find_path(MCP_VALIJSON_INCLUDE_DIR valijson/validator.hpp)
+  if(NOT MCP_VALIJSON_INCLUDE_DIR)
+    message(FATAL_ERROR "mcp: valijson (valijson/validator.hpp) not found. On Debian: apt-get install libvalijson-dev")
+  endif()
+  add_library(mcp_dep::valijson INTERFACE IMPORTED)
+  set_target_properties(mcp_dep::valijson PROPERTIES
+    INTERFACE_INCLUDE_DIRECTORIES "${MCP_VALIJSON_INCLUDE_DIR}")
+endif()
