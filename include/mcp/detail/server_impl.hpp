@@ -1,0 +1,339 @@
+// server's out-of-line members: message classification, lifecycle and the built-in methods.
+#pragma once
+
+#include <mcp/paging.hpp>
+#include <mcp/server.hpp>
+
+#include <algorithm>
+#include <iostream>
+
+namespace mcp {
+inline namespace v0 {
+
+inline json tool_definition::to_json() const {
+  json t{{"name", name}};
+  if (!title.empty()) t["title"] = title;
+  if (!description.empty()) t["description"] = description;
+  t["inputSchema"] = input_schema;
+  if (!output_schema.is_null()) t["outputSchema"] = output_schema;
+  json a = json::object();
+  if (!hints.title.empty()) a["title"] = hints.title;
+  if (hints.read_only) a["readOnlyHint"] = *hints.read_only;
+  if (hints.destructive) a["destructiveHint"] = *hints.destructive;
+  if (hints.idempotent) a["idempotentHint"] = *hints.idempotent;
+  if (hints.open_world) a["openWorldHint"] = *hints.open_world;
+  if (!a.empty()) t["annotations"] = std::move(a);
+  if (!icons.is_null()) t["icons"] = icons;
+  if (!meta.is_null()) t["_meta"] = meta;
+  return t;
+}
+
+inline void check_tool_name(std::string_view name) {
+  if (name.empty()) throw std::invalid_argument("Tool name is empty: give it 1 to 64 characters of A-Z a-z 0-9 _ . -");
+  if (name.size() > 64)
+    throw std::invalid_argument("Tool name '" + std::string(name.substr(0, 64)) + "...' is " +
+                                std::to_string(name.size()) + " characters long; the limit is 64");
+  for (char c : name) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+              c == '-';
+    if (!ok)
+      throw std::invalid_argument("Tool name '" + std::string(name) + "' contains '" + std::string(1, c) +
+                                  "'; use only A-Z a-z 0-9 _ . -");
+  }
+}
+
+inline server::server(server_info info, server_options options) : info_(std::move(info)), options_(std::move(options)) {
+  if (info_.name.empty()) throw std::invalid_argument("server_info.name must not be empty");
+  if (info_.version.empty()) throw std::invalid_argument("server_info.version must not be empty");
+  install_builtin_methods();
+}
+
+inline void server::log_diagnostic(std::string_view text) const {
+  if (options_.log_sink)
+    options_.log_sink(text);
+  else
+    std::cerr << "[mcp] " << text << std::endl;
+}
+
+inline void server::add_tool(tool_definition tool) {
+  check_tool_name(tool.name);
+  if (!tool.input_schema.is_object() || tool.input_schema.value("type", "") != "object")
+    throw std::invalid_argument("Tool '" + tool.name + "': inputSchema must be an object schema with \"type\": \"object\"");
+  if (!tool.invoke) throw std::invalid_argument("Tool '" + tool.name + "' has no handler");
+  {
+    std::unique_lock lock(registry_mutex_);
+    for (const auto& t : tools_)
+      if (t->name == tool.name) throw std::invalid_argument("A tool named '" + tool.name + "' is already registered");
+    tools_.push_back(std::make_shared<const tool_definition>(std::move(tool)));
+    has_tools_ = true;
+  }
+  tools_changed();
+}
+
+inline bool server::remove_tool(std::string_view name) {
+  {
+    std::unique_lock lock(registry_mutex_);
+    auto it = std::find_if(tools_.begin(), tools_.end(), [&](const auto& t) { return t->name == name; });
+    if (it == tools_.end()) return false;
+    tools_.erase(it);
+  }
+  tools_changed();
+  return true;
+}
+
+inline std::vector<std::string> server::tool_names() const {
+  std::shared_lock lock(registry_mutex_);
+  std::vector<std::string> names;
+  for (const auto& t : tools_) names.push_back(t->name);
+  return names;
+}
+
+inline void server::method(std::string name, method_handler handler) {
+  std::unique_lock lock(registry_mutex_);
+  methods_[std::move(name)] = std::move(handler);
+}
+
+inline json server::capabilities() const {
+  std::shared_lock lock(registry_mutex_);
+  json caps{{"logging", json::object()}};
+  if (has_tools_) caps["tools"] = {{"listChanged", true}};
+  return caps;
+}
+
+inline void server::notify_all(const std::string& method, json params) {
+  json message = jsonrpc::notification(method, std::move(params));
+  std::vector<std::shared_ptr<session>> live;
+  {
+    std::lock_guard lock(sessions_mutex_);
+    auto dead = [](const std::weak_ptr<session>& w) {
+      auto s = w.lock();
+      return !s || s->closed();
+    };
+    sessions_.erase(std::remove_if(sessions_.begin(), sessions_.end(), dead), sessions_.end());
+    for (auto& w : sessions_)
+      if (auto s = w.lock()) live.push_back(std::move(s));
+  }
+  for (auto& s : live)
+    if (s->client_ready()) s->out().send(message);
+}
+
+inline void server::tools_changed() { notify_all("notifications/tools/list_changed"); }
+
+inline void server::handle_text(const std::shared_ptr<session>& s, std::string_view text,
+                                std::shared_ptr<outbound> replies) {
+  if (!replies) replies = s->out_ptr();
+  json message = json::parse(text.begin(), text.end(), nullptr, false);
+  if (message.is_discarded()) {
+    replies->send(jsonrpc::error(nullptr, error_code::parse_error, "Parse error: the message is not valid JSON"));
+    return;
+  }
+  handle(s, std::move(message), std::move(replies));
+}
+
+inline void server::handle(const std::shared_ptr<session>& s, json message, std::shared_ptr<outbound> replies) {
+  if (!replies) replies = s->out_ptr();
+  auto invalid = [&](const json& id, const std::string& why) {
+    replies->send(jsonrpc::error(id, error_code::invalid_request, "Invalid request: " + why));
+  };
+  if (message.is_array()) return invalid(nullptr, "batch arrays are not supported; send one message at a time");
+  if (!message.is_object()) return invalid(nullptr, "a message must be a JSON object");
+  if (s->closed()) return;
+
+  const json* id = nullptr;
+  if (auto it = message.find("id"); it != message.end()) id = &*it;
+  auto version = message.find("jsonrpc");
+  if (version == message.end() || *version != "2.0")
+    return invalid(id ? *id : json(), "\"jsonrpc\" must be \"2.0\"");
+
+  auto method = message.find("method");
+  if (method == message.end()) {
+    // A response to one of our requests.
+    bool has_result = message.contains("result"), has_error = message.contains("error");
+    if (!id || !jsonrpc::is_valid_id(*id) || has_result == has_error)
+      return invalid(id ? *id : json(), "a message needs a \"method\", or an \"id\" with exactly one of \"result\" and \"error\"");
+    if (!s->deliver_response(message)) log_diagnostic("dropped a response to no request of ours: id " + id->dump());
+    return;
+  }
+  if (!method->is_string()) return invalid(id ? *id : json(), "\"method\" must be a string");
+
+  json params = json::object();
+  if (auto p = message.find("params"); p != message.end()) params = std::move(*p);
+  const std::string name = method->get<std::string>();
+
+  if (!id) {  // a notification: never answered
+    if (name == "notifications/cancelled") {
+      if (params.is_object() && params.contains("requestId")) s->cancel_request(params["requestId"]);
+    } else if (name == "notifications/initialized") {
+      if (s->current_phase() == session::phase::initialized) s->set_client_ready();
+    }
+    return;  // unknown notifications are ignored
+  }
+  if (!jsonrpc::is_valid_id(*id)) return invalid(nullptr, "\"id\" must be a string or an integer");
+  if (!params.is_object())
+    return void(replies->send(jsonrpc::error(*id, error_code::invalid_params, "Invalid params: \"params\" must be an object")));
+  run_request(s, *id, name, std::move(params), replies);
+}
+
+inline void server::run_request(const std::shared_ptr<session>& s, json id, std::string name, json params,
+                                const std::shared_ptr<outbound>& replies) {
+  if (name == "initialize") {
+    try {
+      replies->send(jsonrpc::response(id, initialize(s, params)));
+    } catch (const protocol_error& e) {
+      replies->send(jsonrpc::error(id, e));
+    }
+    return;
+  }
+  if (name != "ping" && s->current_phase() != session::phase::initialized)
+    return replies->send(jsonrpc::error(id, error_code::invalid_request,
+                                        "Server not initialized: send 'initialize' before '" + name + "'"));
+
+  method_handler handler;
+  {
+    std::shared_lock lock(registry_mutex_);
+    auto it = methods_.find(name);
+    if (it == methods_.end()) {
+      lock.unlock();
+      return replies->send(jsonrpc::error(id, error_code::method_not_found, "Method not found: '" + name + "'"));
+    }
+    handler = it->second;
+  }
+
+  std::optional<json> token;
+  if (auto meta = params.find("_meta"); meta != params.end() && meta->is_object() && meta->contains("progressToken")) {
+    const json& t = (*meta)["progressToken"];
+    if (t.is_string() || t.is_number_integer()) token = t;
+  }
+  auto state = s->begin_request(id, std::move(token));
+  if (!state)
+    return replies->send(jsonrpc::error(id, error_code::invalid_request,
+                                        "Invalid request: id " + id.dump() + " is already in use by a request in flight"));
+
+  auto work = [this, s, state, replies, handler = std::move(handler), params = std::move(params)]() {
+    json reply;
+    if (!state->cancelled) {
+      context ctx(s, state, replies, s->client());
+      try {
+        json result = handler.call(ctx, params);
+        if (!result.is_object()) throw std::logic_error("a method handler returned " + std::string(result.type_name()) +
+                                                        "; a JSON-RPC result must be an object");
+        reply = jsonrpc::response(state->id, std::move(result));
+      } catch (const protocol_error& e) {
+        reply = jsonrpc::error(state->id, e);
+      } catch (const std::exception& e) {
+        log_diagnostic("request " + state->id.dump() + " failed: " + e.what());
+        reply = jsonrpc::error(state->id, error_code::internal_error, "Internal error");
+      }
+    }
+    state->finished = true;
+    {
+      // Taking the progress lock orders the reply after any progress notification in flight.
+      std::lock_guard lock(state->progress_mutex);
+    }
+    if (!state->cancelled) replies->send(reply);
+    s->end_request(state->id);
+  };
+  if (handler.slow)
+    s->run()(std::move(work));
+  else
+    work();
+}
+
+inline json server::initialize(const std::shared_ptr<session>& s, const json& params) {
+  if (s->current_phase() != session::phase::awaiting_initialize)
+    throw protocol_error(error_code::invalid_request, "Invalid request: the session is already initialized");
+  auto pv = params.find("protocolVersion");
+  if (pv == params.end() || !pv->is_string())
+    throw protocol_error(error_code::invalid_params, "Invalid params: \"protocolVersion\" must be a string");
+  auto caps = params.find("capabilities");
+  if (caps != params.end() && !caps->is_object())
+    throw protocol_error(error_code::invalid_params, "Invalid params: \"capabilities\" must be an object");
+  auto client_info = params.find("clientInfo");
+  if (client_info != params.end() && !client_info->is_object())
+    throw protocol_error(error_code::invalid_params, "Invalid params: \"clientInfo\" must be an object");
+
+  client_state client;
+  client.protocol_version = std::string(negotiate_protocol_version(pv->get<std::string>()));
+  if (caps != params.end()) client.capabilities = *caps;
+  if (client_info != params.end()) client.info = *client_info;
+  s->set_initialized(client);
+  {
+    std::lock_guard lock(sessions_mutex_);
+    sessions_.push_back(s);
+  }
+
+  json info{{"name", info_.name}, {"version", info_.version}};
+  if (!info_.title.empty()) info["title"] = info_.title;
+  if (!info_.description.empty()) info["description"] = info_.description;
+  if (!info_.website_url.empty()) info["websiteUrl"] = info_.website_url;
+  if (!info_.icons.is_null()) info["icons"] = info_.icons;
+  json result{{"protocolVersion", client.protocol_version}, {"capabilities", capabilities()}, {"serverInfo", info}};
+  if (!options_.instructions.empty()) result["instructions"] = options_.instructions;
+  return result;
+}
+
+inline json server::list_tools(const json& params) const {
+  std::optional<std::string> cursor;
+  if (auto c = params.find("cursor"); c != params.end() && !c->is_null()) {
+    if (!c->is_string()) throw protocol_error(error_code::invalid_params, "Invalid params: \"cursor\" must be a string");
+    cursor = c->get<std::string>();
+  }
+  std::shared_lock lock(registry_mutex_);
+  page_window window;
+  try {
+    window = paginate(tools_.size(), options_.page_size, cursor, "tools");
+  } catch (const std::invalid_argument& e) {
+    throw protocol_error(error_code::invalid_params, std::string("Invalid params: ") + e.what());
+  }
+  json list = json::array();
+  for (std::size_t i = window.begin; i < window.end; ++i) list.push_back(tools_[i]->to_json());
+  json result{{"tools", std::move(list)}};
+  if (window.next_cursor) result["nextCursor"] = *window.next_cursor;
+  return result;
+}
+
+inline json server::call_tool(context& ctx, const json& params) const {
+  auto name = params.find("name");
+  if (name == params.end() || !name->is_string())
+    throw protocol_error(error_code::invalid_params, "Invalid params: \"name\" must be the tool's name, a string");
+  static const json no_arguments = json::object();
+  const json* arguments = &no_arguments;
+  if (auto a = params.find("arguments"); a != params.end() && !a->is_null()) {
+    if (!a->is_object()) throw protocol_error(error_code::invalid_params, "Invalid params: \"arguments\" must be an object");
+    arguments = &*a;
+  }
+  std::shared_ptr<const tool_definition> tool;
+  std::string known;
+  {
+    std::shared_lock lock(registry_mutex_);
+    for (const auto& t : tools_) {
+      if (t->name == *name) tool = t;
+      known += (known.empty() ? "" : ", ") + t->name;
+    }
+  }
+  if (!tool)
+    throw protocol_error(error_code::invalid_params, "Unknown tool: '" + name->get<std::string>() + "'. Available tools: " +
+                                                         (known.empty() ? "none" : known));
+  return tool->invoke(*arguments, ctx);
+}
+
+inline void server::install_builtin_methods() {
+  methods_["ping"] = {[](context&, const json&) { return json::object(); }, false};
+  methods_["tools/list"] = {[this](context&, const json& p) { return list_tools(p); }, false};
+  methods_["tools/call"] = {[this](context& ctx, const json& p) { return call_tool(ctx, p); }, true};
+  methods_["logging/setLevel"] = {[](context& ctx, const json& p) {
+                                    auto level = p.find("level");
+                                    std::optional<log_level> parsed;
+                                    if (level != p.end() && level->is_string()) parsed = parse_log_level(level->get<std::string>());
+                                    if (!parsed)
+                                      throw protocol_error(error_code::invalid_params,
+                                                           "Invalid params: \"level\" must be one of debug, info, notice, "
+                                                           "warning, error, critical, alert, emergency");
+                                    if (ctx.session_ptr()) ctx.session_ptr()->set_min_log_level(*parsed);
+                                    return json::object();
+                                  },
+                                  false};
+}
+
+}  // namespace v0
+}  // namespace mcp

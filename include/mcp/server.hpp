@@ -1,0 +1,139 @@
+// mcp::server: what a server offers (info, tools, methods) and the one entry point every transport
+// calls, handle(), which turns one incoming message into replies on the given channels.
+#pragma once
+
+#include <mcp/context.hpp>
+#include <mcp/json.hpp>
+#include <mcp/jsonrpc.hpp>
+#include <mcp/session.hpp>
+#include <mcp/transport.hpp>
+#include <mcp/version.hpp>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mcp {
+inline namespace v0 {
+
+// serverInfo in the initialize result.
+struct server_info {
+  std::string name;
+  std::string version;
+  std::string title;
+  std::string description;
+  std::string website_url;
+  json icons = nullptr;  // Icon[] or null
+};
+
+struct server_options {
+  std::string instructions;       // sent in the initialize result when not empty
+  std::size_t page_size = 100;    // items per page of every list method
+  // Where the server's own diagnostics go (handler exceptions, dropped messages). Never stdout.
+  std::function<void(std::string_view)> log_sink;
+};
+
+// Hints about a tool's behaviour for the client (all optional; the spec gives their defaults).
+struct annotations {
+  std::optional<bool> read_only;
+  std::optional<bool> destructive;
+  std::optional<bool> idempotent;
+  std::optional<bool> open_world;
+  std::string title;
+};
+
+// A handler-independent description of one request method. Tools, resources and prompts are
+// built on these; servers may add their own methods too.
+struct method_handler {
+  std::function<json(context&, const json& params)> call;
+  bool slow = false;  // run on the session's executor rather than inline
+};
+
+// A registered tool, type-erased: what tools/list shows and how tools/call runs it.
+struct tool_definition {
+  std::string name;
+  std::string title;
+  std::string description;
+  json input_schema;             // an object schema
+  json output_schema = nullptr;  // object schema, or null
+  annotations hints;
+  json icons = nullptr;
+  json meta = nullptr;
+  // Returns a CallToolResult. Argument problems and handler failures are isError results, not throws.
+  std::function<json(const json& arguments, context&)> invoke;
+
+  json to_json() const;
+};
+
+// Throws std::invalid_argument naming the rule a tool name breaks (SEP-986: 1..64 characters of
+// [A-Za-z0-9_.-]; 64 rather than 128 so every client's check accepts it).
+void check_tool_name(std::string_view name);
+
+class server {
+ public:
+  explicit server(server_info info, server_options options = {});
+  server(const server&) = delete;
+  server& operator=(const server&) = delete;
+
+  const server_info& info() const { return info_; }
+  const server_options& options() const { return options_; }
+
+  // Registers a typed tool; see tool.hpp for the handler shapes and options.
+  template <class Handler, class Options>
+  server& tool(std::string name, std::string description, Handler&& handler, Options&& options);
+  template <class Handler>
+  server& tool(std::string name, std::string description, Handler&& handler);
+
+  // Registers a prepared tool. Throws std::invalid_argument for a bad or duplicate name.
+  void add_tool(tool_definition tool);
+  bool remove_tool(std::string_view name);
+  std::vector<std::string> tool_names() const;
+
+  // Adds or replaces a request method (e.g. a vendor extension). Built-in methods are set up the same way.
+  void method(std::string name, method_handler handler);
+
+  // The one entry point of the core. `message` is one parsed JSON-RPC message from the client of
+  // `s`; replies and notifications about it go to `replies` (null: the session's own channel).
+  void handle(const std::shared_ptr<session>& s, json message, std::shared_ptr<outbound> replies = nullptr);
+  // Same, from raw text: text that is not JSON gets a -32700 reply.
+  void handle_text(const std::shared_ptr<session>& s, std::string_view text, std::shared_ptr<outbound> replies = nullptr);
+
+  // ServerCapabilities, reflecting what is registered.
+  json capabilities() const;
+
+  // Sends a notification to every initialized session (e.g. list_changed).
+  void notify_all(const std::string& method, json params = nullptr);
+
+  void log_diagnostic(std::string_view text) const;
+
+ private:
+  json initialize(const std::shared_ptr<session>& s, const json& params);
+  json list_tools(const json& params) const;
+  json call_tool(context& ctx, const json& params) const;
+  void run_request(const std::shared_ptr<session>& s, json id, std::string method, json params,
+                   const std::shared_ptr<outbound>& replies);
+  void install_builtin_methods();
+  void tools_changed();
+
+  server_info info_;
+  server_options options_;
+
+  mutable std::shared_mutex registry_mutex_;
+  std::map<std::string, method_handler, std::less<>> methods_;
+  std::vector<std::shared_ptr<const tool_definition>> tools_;  // in registration order
+  bool has_tools_ = false;
+
+  std::mutex sessions_mutex_;
+  std::vector<std::weak_ptr<session>> sessions_;
+};
+
+}  // namespace v0
+}  // namespace mcp
+
+#include <mcp/detail/server_impl.hpp>

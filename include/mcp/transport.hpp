@@ -1,0 +1,41 @@
+// What the core needs from a transport: somewhere to send messages, and something to run work on.
+// A transport turns bytes into JSON-RPC messages and hands them to server::handle; it never knows
+// about tools. See stdio.hpp, testing.hpp (in-memory) and http.hpp for the ones the SDK ships.
+#pragma once
+
+#include <mcp/json.hpp>
+
+#include <functional>
+#include <memory>
+
+namespace mcp {
+inline namespace v0 {
+
+// A channel to the peer. send() is called from any thread and must write each message whole.
+class outbound {
+ public:
+  virtual ~outbound() = default;
+  virtual void send(const json& message) = 0;
+};
+
+// Runs a piece of work now or later, on any thread. Handlers of requests that may be slow (tool
+// calls, resource reads, prompts) go through it so that a slow handler never blocks ping or a
+// cancellation; everything else is answered inline.
+using executor = std::function<void(std::function<void()>)>;
+
+inline executor inline_executor() {
+  return [](std::function<void()> work) { work(); };
+}
+
+// An outbound that forwards to a function; handy for tests and small transports.
+class function_outbound final : public outbound {
+ public:
+  explicit function_outbound(std::function<void(const json&)> fn) : fn_(std::move(fn)) {}
+  void send(const json& message) override { fn_(message); }
+
+ private:
+  std::function<void(const json&)> fn_;
+};
+
+}  // namespace v0
+}  // namespace mcp

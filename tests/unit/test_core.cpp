@@ -1,0 +1,412 @@
+// The protocol core, driven through the in-memory client: JSON-RPC framing, lifecycle,
+// cancellation, progress, logging and requests to the client.
+#include "catch.hpp"
+
+#include <mcp/detail/thread_pool.hpp>
+#include <mcp/server.hpp>
+#include <mcp/testing.hpp>
+
+#include <atomic>
+#include <thread>
+
+using mcp::json;
+using namespace std::chrono_literals;
+
+namespace {
+
+mcp::server make_server(mcp::server_options options = {}) {
+  mcp::server_info info;
+  info.name = "core-test";
+  info.version = "1.2.3";
+  info.title = "Core Test";
+  info.description = "A server for tests";
+  return mcp::server(info, std::move(options));
+}
+
+mcp::tool_definition echo_tool(std::string name) {
+  mcp::tool_definition t;
+  t.name = std::move(name);
+  t.description = "Echoes its arguments";
+  t.input_schema = {{"type", "object"}};
+  t.invoke = [](const json& args, mcp::context&) {
+    return json{{"content", json::array({{{"type", "text"}, {"text", args.dump()}}})}};
+  };
+  return t;
+}
+
+// Runs slow handlers on real threads, as the stdio and HTTP transports do.
+struct pooled {
+  mcp::detail::thread_pool pool{4};
+  mcp::executor run() {
+    return [this](std::function<void()> job) { pool.post(std::move(job)); };
+  }
+};
+
+int error_code_of(const json& response) { return response.at("error").at("code").get<int>(); }
+
+}  // namespace
+
+TEST_CASE("ping answers exactly {} before and after initialize") {
+  auto srv = make_server();
+  mcp::testing::client c(srv);
+  json r = c.request("ping");
+  CHECK(r == json{{"jsonrpc", "2.0"}, {"id", 1}, {"result", json::object()}});
+  c.initialize();
+  CHECK(c.result("ping") == json::object());
+  CHECK(c.result("ping", {{"_meta", {{"progressToken", 5}}}}) == json::object());
+}
+
+TEST_CASE("requests other than ping before initialize get a clear error") {
+  auto srv = make_server();
+  mcp::testing::client c(srv);
+  json r = c.request("tools/list");
+  CHECK(error_code_of(r) == -32600);
+  CHECK(r["error"]["message"] == "Server not initialized: send 'initialize' before 'tools/list'");
+}
+
+TEST_CASE("initialize negotiates the protocol version") {
+  for (const char* v : {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}) {
+    auto srv = make_server();
+    mcp::testing::client c(srv);
+    CHECK(c.initialize(v)["protocolVersion"] == v);
+  }
+  auto srv = make_server();
+  mcp::testing::client c(srv);
+  CHECK(c.initialize("1999-01-01")["protocolVersion"] == "2025-11-25");
+}
+
+TEST_CASE("initialize reports server info, instructions and capabilities from what is registered") {
+  mcp::server_options options;
+  options.instructions = "Use the tools wisely.";
+  auto srv = make_server(options);
+  {
+    mcp::testing::client c(srv);
+    json r = c.initialize();
+    CHECK(r["serverInfo"] == json{{"name", "core-test"}, {"version", "1.2.3"}, {"title", "Core Test"},
+                                  {"description", "A server for tests"}});
+    CHECK(r["instructions"] == "Use the tools wisely.");
+    CHECK(r["capabilities"] == json{{"logging", json::object()}});
+  }
+  srv.add_tool(echo_tool("echo"));
+  mcp::testing::client c(srv);
+  CHECK(c.initialize()["capabilities"]["tools"] == json{{"listChanged", true}});
+}
+
+TEST_CASE("initialize is refused twice and checks its params") {
+  auto srv = make_server();
+  mcp::testing::client c(srv);
+  json bad = c.request("initialize", {{"capabilities", json::object()}});
+  CHECK(error_code_of(bad) == -32602);
+  CHECK(bad["error"]["message"] == "Invalid params: \"protocolVersion\" must be a string");
+  json bad_caps = c.request("initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", 3}});
+  CHECK(error_code_of(bad_caps) == -32602);
+  c.initialize();
+  json again = c.request("initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", json::object()}});
+  CHECK(error_code_of(again) == -32600);
+}
+
+TEST_CASE("ids are echoed with their type") {
+  auto srv = make_server();
+  mcp::testing::client c(srv);
+  c.send(mcp::jsonrpc::request("7", "ping"));
+  c.send(mcp::jsonrpc::request(7, "ping"));
+  auto replies = c.messages().drain();
+  REQUIRE(replies.size() == 2);
+  CHECK(replies[0]["id"].is_string());
+  CHECK(replies[0]["id"] == "7");
+  CHECK(replies[1]["id"].is_number_integer());
+  CHECK(replies[1]["id"] == 7);
+}
+
+TEST_CASE("malformed messages get -32600 or -32700") {
+  auto srv = make_server();
+  mcp::testing::client c(srv);
+  auto only_reply = [&] {
+    auto replies = c.messages().drain();
+    REQUIRE(replies.size() == 1);
+    return replies.front();
+  };
+  SECTION("null id") {
+    c.send({{"jsonrpc", "2.0"}, {"id", nullptr}, {"method", "ping"}});
+    json r = only_reply();
+    CHECK(error_code_of(r) == -32600);
+    CHECK_FALSE(r.contains("id"));
+  }
+  SECTION("fractional and boolean ids") {
+    c.send({{"jsonrpc", "2.0"}, {"id", 1.5}, {"method", "ping"}});
+    CHECK(error_code_of(only_reply()) == -32600);
+    c.send({{"jsonrpc", "2.0"}, {"id", true}, {"method", "ping"}});
+    CHECK(error_code_of(only_reply()) == -32600);
+  }
+  SECTION("wrong or missing jsonrpc member") {
+    c.send({{"jsonrpc", "1.0"}, {"id", 3}, {"method", "ping"}});
+    json r = only_reply();
+    CHECK(error_code_of(r) == -32600);
+    CHECK(r["id"] == 3);
+    c.send({{"id", 4}, {"method", "ping"}});
+    CHECK(error_code_of(only_reply()) == -32600);
+  }
+  SECTION("batch arrays are refused") {
+    c.send(json::array({mcp::jsonrpc::request(1, "ping"), mcp::jsonrpc::request(2, "ping")}));
+    json r = only_reply();
+    CHECK(error_code_of(r) == -32600);
+    CHECK(r["error"]["message"] == "Invalid request: batch arrays are not supported; send one message at a time");
+  }
+  SECTION("not an object") {
+    c.send(42);
+    CHECK(error_code_of(only_reply()) == -32600);
+  }
+  SECTION("non-string method") {
+    c.send({{"jsonrpc", "2.0"}, {"id", 5}, {"method", 12}});
+    CHECK(error_code_of(only_reply()) == -32600);
+  }
+  SECTION("not JSON at all") {
+    c.send_text("{\"jsonrpc\": \"2.0\", \"id\": ");
+    json r = only_reply();
+    CHECK(error_code_of(r) == -32700);
+    CHECK_FALSE(r.contains("id"));
+  }
+  SECTION("params that are not an object") {
+    c.send({{"jsonrpc", "2.0"}, {"id", 6}, {"method", "ping"}, {"params", json::array({1})}});
+    CHECK(error_code_of(only_reply()) == -32602);
+  }
+  SECTION("a response with both result and error") {
+    c.send({{"jsonrpc", "2.0"}, {"id", 9}, {"result", json::object()}, {"error", {{"code", 1}, {"message", "x"}}}});
+    CHECK(error_code_of(only_reply()) == -32600);
+  }
+}
+
+TEST_CASE("unknown methods get -32601; notifications are never answered") {
+  auto srv = make_server();
+  mcp::testing::client c(srv);
+  c.initialize();
+  json r = c.request("tools/frobnicate");
+  CHECK(error_code_of(r) == -32601);
+  CHECK(r["error"]["message"] == "Method not found: 'tools/frobnicate'");
+  c.notify("notifications/whatever", {{"x", 1}});
+  c.notify("notifications/initialized");
+  c.notify("notifications/cancelled", {{"requestId", 999}});
+  c.send({{"jsonrpc", "2.0"}, {"id", 77}, {"result", json::object()}});  // answers nothing we asked
+  CHECK(c.messages().size() == 0);
+}
+
+TEST_CASE("a handler's result must be an object, and its exceptions become -32603 without details") {
+  std::vector<std::string> diagnostics;
+  mcp::server_options options;
+  options.log_sink = [&](std::string_view s) { diagnostics.emplace_back(s); };
+  auto srv = make_server(options);
+  srv.method("test/array", {[](mcp::context&, const json&) { return json::array(); }});
+  srv.method("test/throw", {[](mcp::context&, const json&) -> json { throw std::runtime_error("disk /secret/x failed"); }});
+  srv.method("test/refuse", {[](mcp::context&, const json&) -> json {
+    throw mcp::protocol_error(-32602, "Invalid params: no", json{{"why", "because"}});
+  }});
+  mcp::testing::client c(srv);
+  c.initialize();
+  CHECK(error_code_of(c.request("test/array")) == -32603);
+  json r = c.request("test/throw");
+  CHECK(r["error"] == json{{"code", -32603}, {"message", "Internal error"}});
+  REQUIRE(diagnostics.size() == 2);
+  CHECK(diagnostics[1].find("disk /secret/x failed") != std::string::npos);
+  CHECK(c.request("test/refuse")["error"] == json{{"code", -32602}, {"message", "Invalid params: no"}, {"data", {{"why", "because"}}}});
+}
+
+TEST_CASE("tools/list and tools/call on a prepared tool; unknown tool is -32602") {
+  auto srv = make_server();
+  srv.add_tool(echo_tool("echo"));
+  mcp::testing::client c(srv);
+  c.initialize();
+  json list = c.result("tools/list");
+  REQUIRE(list["tools"].size() == 1);
+  CHECK(list["tools"][0] == json{{"name", "echo"}, {"description", "Echoes its arguments"}, {"inputSchema", {{"type", "object"}}}});
+  CHECK_FALSE(list.contains("nextCursor"));
+  CHECK(c.call_tool("echo", {{"a", 1}})["content"][0]["text"] == "{\"a\":1}");
+  json unknown = c.request("tools/call", {{"name", "nope"}});
+  CHECK(error_code_of(unknown) == -32602);
+  CHECK(unknown["error"]["message"] == "Unknown tool: 'nope'. Available tools: echo");
+  CHECK(error_code_of(c.request("tools/call", {{"arguments", json::object()}})) == -32602);
+  CHECK(error_code_of(c.request("tools/call", {{"name", "echo"}, {"arguments", "x"}})) == -32602);
+}
+
+TEST_CASE("tool names are checked at registration") {
+  auto srv = make_server();
+  CHECK_THROWS_WITH(srv.add_tool(echo_tool("bad name")), "Tool name 'bad name' contains ' '; use only A-Z a-z 0-9 _ . -");
+  CHECK_THROWS_WITH(srv.add_tool(echo_tool(std::string(65, 'a'))),
+                    "Tool name '" + std::string(64, 'a') + "...' is 65 characters long; the limit is 64");
+  CHECK_THROWS(srv.add_tool(echo_tool("")));
+  srv.add_tool(echo_tool("ok.name-1_x"));
+  CHECK_THROWS_WITH(srv.add_tool(echo_tool("ok.name-1_x")), "A tool named 'ok.name-1_x' is already registered");
+}
+
+TEST_CASE("tools/list pages with opaque cursors and refuses bad ones") {
+  mcp::server_options options;
+  options.page_size = 2;
+  auto srv = make_server(options);
+  for (int i = 0; i < 5; ++i) srv.add_tool(echo_tool("t" + std::to_string(i)));
+  mcp::testing::client c(srv);
+  c.initialize();
+  std::vector<std::string> seen;
+  json params = json::object();
+  for (int pages = 0; pages < 10; ++pages) {
+    json page = c.result("tools/list", params);
+    for (auto& t : page["tools"]) seen.push_back(t["name"]);
+    if (!page.contains("nextCursor")) break;
+    params = {{"cursor", page["nextCursor"]}};
+  }
+  CHECK(seen == std::vector<std::string>{"t0", "t1", "t2", "t3", "t4"});
+  CHECK(error_code_of(c.request("tools/list", {{"cursor", "garbage!"}})) == -32602);
+}
+
+TEST_CASE("adding or removing a tool notifies initialized clients") {
+  auto srv = make_server();
+  srv.add_tool(echo_tool("a"));
+  mcp::testing::client c(srv);
+  mcp::testing::client not_initialized(srv);
+  c.initialize();
+  srv.add_tool(echo_tool("b"));
+  CHECK(srv.remove_tool("a"));
+  CHECK_FALSE(srv.remove_tool("a"));
+  auto notes = c.messages().drain();
+  REQUIRE(notes.size() == 2);
+  CHECK(notes[0] == json{{"jsonrpc", "2.0"}, {"method", "notifications/tools/list_changed"}});
+  CHECK(not_initialized.messages().size() == 0);
+}
+
+TEST_CASE("cancellation: the handler sees it and no response is sent") {
+  pooled workers;
+  auto srv = make_server();
+  std::atomic<bool> saw_cancel{false}, started{false};
+  srv.method("test/slow", {[&](mcp::context& ctx, const json&) {
+                             started = true;
+                             for (int i = 0; i < 500 && !ctx.cancelled(); ++i) std::this_thread::sleep_for(2ms);
+                             saw_cancel = ctx.cancelled();
+                             return json::object();
+                           },
+                           true});
+  mcp::testing::client c(srv, workers.run());
+  c.initialize();
+  json id = c.start_request("test/slow");
+  while (!started) std::this_thread::sleep_for(1ms);
+  CHECK(c.result("ping") == json::object());  // not blocked by the slow request
+  c.notify("notifications/cancelled", {{"requestId", id}, {"reason", "user"}});
+  CHECK_THROWS(c.wait_response(id, 300ms));
+  CHECK(saw_cancel);
+}
+
+TEST_CASE("an id in flight cannot be reused") {
+  pooled workers;
+  auto srv = make_server();
+  std::atomic<bool> release{false};
+  srv.method("test/wait", {[&](mcp::context&, const json&) {
+                             while (!release) std::this_thread::sleep_for(1ms);
+                             return json::object();
+                           },
+                           true});
+  mcp::testing::client c(srv, workers.run());
+  c.initialize();
+  c.send(mcp::jsonrpc::request("dup", "test/wait"));
+  c.send(mcp::jsonrpc::request("dup", "test/wait"));
+  json first = c.wait_response("dup", 2s);
+  CHECK(error_code_of(first) == -32600);
+  release = true;
+  CHECK(c.wait_response("dup", 2s)["result"] == json::object());
+}
+
+TEST_CASE("progress: the token is echoed exactly, values only grow, nothing after the reply") {
+  auto srv = make_server();
+  std::shared_ptr<mcp::context*> keep;
+  srv.method("test/progress", {[&](mcp::context& ctx, const json&) {
+                                 ctx.progress(1, 3, "one");
+                                 ctx.progress(2, 3);
+                                 ctx.progress(2, 3);  // not growing: dropped
+                                 ctx.progress(1.5);   // not growing: dropped
+                                 ctx.progress(3, 3);
+                                 return json{{"token_seen", *ctx.progress_token()}};
+                               },
+                               true});
+  mcp::testing::client c(srv);
+  c.initialize();
+  for (json token : {json("abc"), json(42)}) {
+    json r = c.request("test/progress", {{"_meta", {{"progressToken", token}}}});
+    CHECK(r["result"]["token_seen"] == token);
+    auto notes = c.messages().drain();
+    REQUIRE(notes.size() == 3);
+    CHECK(notes[0] == json{{"jsonrpc", "2.0"},
+                           {"method", "notifications/progress"},
+                           {"params", {{"progressToken", token}, {"progress", 1.0}, {"total", 3.0}, {"message", "one"}}}});
+    CHECK(notes[1]["params"]["progress"] == 2.0);
+    CHECK(notes[2]["params"]["progress"] == 3.0);
+    CHECK(notes[2]["params"]["progressToken"].type() == token.type());
+  }
+  // Without a token nothing is sent.
+  c.request("test/progress");
+  CHECK(c.messages().size() == 0);
+}
+
+TEST_CASE("logging/setLevel returns {} and filters notifications/message") {
+  auto srv = make_server();
+  srv.method("test/log", {[](mcp::context& ctx, const json&) {
+                            ctx.log(mcp::log_level::debug, "d");
+                            ctx.log(mcp::log_level::warning, json{{"w", 1}}, "db");
+                            ctx.log(mcp::log_level::emergency, "e");
+                            return json::object();
+                          }});
+  mcp::testing::client c(srv);
+  c.initialize();
+  CHECK(c.request("logging/setLevel", {{"level", "warning"}})["result"] == json::object());
+  c.request("test/log");
+  auto notes = c.messages().drain();
+  REQUIRE(notes.size() == 2);
+  CHECK(notes[0]["params"] == json{{"level", "warning"}, {"data", {{"w", 1}}}, {"logger", "db"}});
+  CHECK(notes[1]["params"]["level"] == "emergency");
+  CHECK(error_code_of(c.request("logging/setLevel", {{"level", "loud"}})) == -32602);
+  CHECK(error_code_of(c.request("logging/setLevel")) == -32602);
+}
+
+TEST_CASE("a response from the client reaches the request that asked for it") {
+  pooled workers;
+  auto srv = make_server();
+  srv.method("test/ask", {[](mcp::context& ctx, const json&) {
+                            json roots = ctx.request_client("roots/list", json::object(), 5s);
+                            return json{{"got", roots}};
+                          },
+                          true});
+  mcp::testing::client c(srv, workers.run());
+  c.initialize("2025-11-25", {{"roots", json::object()}});
+  json id = c.start_request("test/ask");
+  auto ask = c.messages().take([](const json& m) { return m.value("method", "") == "roots/list"; }, 2s);
+  REQUIRE(ask);
+  REQUIRE(ask->contains("id"));
+  c.send(mcp::jsonrpc::response((*ask)["id"], {{"roots", json::array()}}));
+  CHECK(c.wait_response(id)["result"] == json{{"got", {{"roots", json::array()}}}});
+}
+
+TEST_CASE("a request to the client times out, and one is given up when the call is cancelled") {
+  pooled workers;
+  auto srv = make_server();
+  srv.method("test/ask", {[](mcp::context& ctx, const json& p) {
+                            try {
+                              ctx.request_client("roots/list", json::object(), std::chrono::milliseconds(p.value("ms", 100)));
+                            } catch (const mcp::request_timeout& e) {
+                              return json{{"timeout", e.what()}};
+                            }
+                            return json::object();
+                          },
+                          true});
+  mcp::testing::client c(srv, workers.run());
+  c.initialize();
+  json r = c.request("test/ask", {{"ms", 100}});
+  CHECK(r["result"]["timeout"] == "The client did not answer 'roots/list' in time");
+  auto cancel = c.messages().take([](const json& m) { return m.value("method", "") == "notifications/cancelled"; }, 1s);
+  REQUIRE(cancel);
+  CHECK(cancel->at("params").at("reason") == "timeout");
+  c.messages().drain();  // the first call's roots/list
+
+  json id = c.start_request("test/ask", {{"ms", 10000}});
+  auto ask = c.messages().take([](const json& m) { return m.value("method", "") == "roots/list"; }, 2s);
+  REQUIRE(ask);
+  c.notify("notifications/cancelled", {{"requestId", id}});
+  auto given_up = c.messages().take([](const json& m) { return m.value("method", "") == "notifications/cancelled"; }, 2s);
+  REQUIRE(given_up);
+  CHECK(given_up->at("params").at("requestId") == (*ask)["id"]);
+  CHECK_THROWS(c.wait_response(id, 200ms));  // the cancelled call itself is not answered
+}
