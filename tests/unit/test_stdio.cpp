@@ -1,0 +1,204 @@
+// The stdio transport over real pipes: serve_stream runs in a thread, the test plays the client.
+#include "catch.hpp"
+
+#include <mcp/stdio.hpp>
+
+#include <atomic>
+#include <future>
+#include <set>
+#include <thread>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
+using mcp::json;
+using namespace std::chrono_literals;
+
+namespace {
+
+// A server on one end of two pipes, and the client's ends.
+struct piped_server {
+  mcp::server& srv;
+  int to_server[2];
+  int from_server[2];
+  std::future<int> exit_code;
+  std::string pending;
+
+  piped_server(mcp::server& s, mcp::stdio_options options) : srv(s) {
+    REQUIRE(pipe(to_server) == 0);
+    REQUIRE(pipe(from_server) == 0);
+    exit_code = std::async(std::launch::async, [this, options] {
+      int rc = mcp::serve_stream(srv, to_server[0], from_server[1], options);
+      close(from_server[1]);
+      return rc;
+    });
+  }
+  ~piped_server() {
+    close_input();
+    if (exit_code.valid()) exit_code.wait();
+    close(to_server[0]);
+    close(from_server[0]);
+  }
+  void write(const std::string& bytes) {
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+      ssize_t n = ::write(to_server[1], bytes.data() + done, bytes.size() - done);
+      REQUIRE(n > 0);
+      done += static_cast<std::size_t>(n);
+    }
+  }
+  void close_input() {
+    if (to_server[1] >= 0) close(to_server[1]);
+    to_server[1] = -1;
+  }
+  std::optional<std::string> read_line(std::chrono::milliseconds timeout = 5s) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    for (;;) {
+      if (auto nl = pending.find('\n'); nl != std::string::npos) {
+        std::string line = pending.substr(0, nl);
+        pending.erase(0, nl + 1);
+        return line;
+      }
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      pollfd p{from_server[0], POLLIN, 0};
+      if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) <= 0) return std::nullopt;
+      char chunk[4096];
+      ssize_t n = ::read(from_server[0], chunk, sizeof chunk);
+      if (n <= 0) return std::nullopt;
+      pending.append(chunk, static_cast<std::size_t>(n));
+    }
+  }
+  json read_message(std::chrono::milliseconds timeout = 5s) {
+    auto line = read_line(timeout);
+    REQUIRE(line);
+    json j = json::parse(*line, nullptr, false);
+    REQUIRE_FALSE(j.is_discarded());
+    return j;
+  }
+};
+
+std::string ping(int id) { return mcp::jsonrpc::request(id, "ping").dump() + "\n"; }
+
+mcp::server make_server() {
+  mcp::server_info info;
+  info.name = "stdio-test";
+  info.version = "1.0";
+  return mcp::server(info);
+}
+
+}  // namespace
+
+TEST_CASE("stdio: one message per line, parse errors answered, the stream goes on") {
+  auto srv = make_server();
+  piped_server p(srv, {});
+  p.write(ping(1));
+  CHECK(p.read_message() == json{{"jsonrpc", "2.0"}, {"id", 1}, {"result", json::object()}});
+  p.write("this is not json\n");
+  json err = p.read_message();
+  CHECK(err["error"]["code"] == -32700);
+  p.write("\n   \r\n");  // blank lines are not messages
+  p.write(mcp::jsonrpc::request(2, "ping").dump() + "\r\n");
+  CHECK(p.read_message()["id"] == 2);
+  // One message split across writes.
+  std::string msg = ping(3);
+  p.write(msg.substr(0, 7));
+  std::this_thread::sleep_for(20ms);
+  p.write(msg.substr(7));
+  CHECK(p.read_message()["id"] == 3);
+  p.close_input();
+  CHECK(p.exit_code.get() == 0);
+}
+
+TEST_CASE("stdio: a slow handler blocks neither ping nor cancellation") {
+  auto srv = make_server();
+  std::atomic<int> cancelled_seen{0};
+  srv.method("test/slow", {[&](mcp::context& ctx, const json&) {
+                             for (int i = 0; i < 1000 && !ctx.cancelled(); ++i) std::this_thread::sleep_for(2ms);
+                             if (ctx.cancelled()) ++cancelled_seen;
+                             return json{{"done", true}};
+                           },
+                           true});
+  piped_server p(srv, {});
+  p.write(mcp::jsonrpc::request(1, "initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", json::object()},
+                                                 {"clientInfo", {{"name", "t"}, {"version", "1"}}}})
+              .dump() +
+          "\n");
+  CHECK(p.read_message()["id"] == 1);
+  p.write(mcp::jsonrpc::request(2, "test/slow").dump() + "\n");
+  p.write(mcp::jsonrpc::request(3, "test/slow").dump() + "\n");
+  p.write(ping(4));
+  CHECK(p.read_message(1s)["id"] == 4);
+  p.write(mcp::jsonrpc::notification("notifications/cancelled", {{"requestId", 2}}).dump() + "\n");
+  json next = p.read_message(5s);
+  CHECK(next["id"] == 3);  // request 2 was cancelled: never answered
+  CHECK(next["result"]["done"] == true);
+  p.close_input();
+  CHECK(p.exit_code.get() == 0);
+  CHECK_FALSE(p.read_line(200ms));
+  CHECK(cancelled_seen == 1);
+}
+
+TEST_CASE("stdio: end of input lets in-flight work finish, then exits 0") {
+  auto srv = make_server();
+  srv.method("test/sleep", {[](mcp::context&, const json&) {
+                              std::this_thread::sleep_for(200ms);
+                              return json{{"slept", true}};
+                            },
+                            true});
+  piped_server p(srv, {});
+  p.write(mcp::jsonrpc::request(1, "initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", json::object()},
+                                                 {"clientInfo", {{"name", "t"}, {"version", "1"}}}})
+              .dump() +
+          "\n");
+  CHECK(p.read_message()["id"] == 1);
+  p.write(mcp::jsonrpc::request(2, "test/sleep").dump());  // no trailing newline: still a message at EOF
+  p.close_input();
+  json r = p.read_message();
+  CHECK(r["result"]["slept"] == true);
+  CHECK(p.exit_code.get() == 0);
+}
+
+TEST_CASE("stdio: a line over the limit gets a clear error and the stream resynchronises") {
+  auto srv = make_server();
+  mcp::stdio_options options;
+  options.max_message_bytes = 1000;
+  piped_server p(srv, options);
+  std::string huge = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\"" + std::string(200000, 'a') + "\"}}\n";
+  p.write(huge + ping(2));
+  json err = p.read_message();
+  CHECK(err["error"]["code"] == -32600);
+  CHECK(err["error"]["message"] == "Invalid request: message longer than the limit of 1000 bytes; it was skipped");
+  CHECK(p.read_message()["id"] == 2);
+  // A long line that ends within one read is refused the same way.
+  p.write("{\"pad\":\"" + std::string(1500, 'b') + "\"}\n" + ping(3));
+  CHECK(p.read_message()["error"]["code"] == -32600);
+  CHECK(p.read_message()["id"] == 3);
+}
+
+TEST_CASE("stdio: replies from many threads arrive whole, one per line") {
+  auto srv = make_server();
+  srv.method("test/big", {[](mcp::context&, const json& params) {
+                            return json{{"n", params["n"]}, {"pad", std::string(20000, 'x')}};
+                          },
+                          true});
+  mcp::stdio_options options;
+  options.workers = 8;
+  piped_server p(srv, options);
+  p.write(mcp::jsonrpc::request(0, "initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", json::object()},
+                                                 {"clientInfo", {{"name", "t"}, {"version", "1"}}}})
+              .dump() +
+          "\n");
+  p.read_message();
+  std::string batch;
+  for (int i = 1; i <= 50; ++i) batch += mcp::jsonrpc::request(i, "test/big", {{"n", i}}).dump() + "\n";
+  std::thread writer([&] { p.write(batch); });
+  std::set<int> seen;
+  for (int i = 0; i < 50; ++i) {
+    json r = p.read_message();
+    CHECK(r["result"]["n"] == r["id"]);
+    seen.insert(r["id"].get<int>());
+  }
+  writer.join();
+  CHECK(seen.size() == 50);
+}
