@@ -5,7 +5,9 @@
 #include <mcp/context.hpp>
 #include <mcp/json.hpp>
 #include <mcp/jsonrpc.hpp>
+#include <mcp/metrics.hpp>
 #include <mcp/session.hpp>
+#include <mcp/tool_options.hpp>
 #include <mcp/transport.hpp>
 #include <mcp/version.hpp>
 
@@ -35,17 +37,14 @@ struct server_info {
 struct server_options {
   std::string instructions;       // sent in the initialize result when not empty
   std::size_t page_size = 100;    // items per page of every list method
+  coercion coerce = coercion::lossless;  // default policy for tool arguments; tools may override
+#ifdef NDEBUG
+  bool validate_output = false;   // check tool results against their output schema
+#else
+  bool validate_output = true;
+#endif
   // Where the server's own diagnostics go (handler exceptions, dropped messages). Never stdout.
   std::function<void(std::string_view)> log_sink;
-};
-
-// Hints about a tool's behaviour for the client (all optional; the spec gives their defaults).
-struct annotations {
-  std::optional<bool> read_only;
-  std::optional<bool> destructive;
-  std::optional<bool> idempotent;
-  std::optional<bool> open_world;
-  std::string title;
 };
 
 // A handler-independent description of one request method. Tools, resources and prompts are
@@ -53,6 +52,12 @@ struct annotations {
 struct method_handler {
   std::function<json(context&, const json& params)> call;
   bool slow = false;  // run on the session's executor rather than inline
+};
+
+// A tool's schemas given as JSON rather than derived from C++ types.
+struct runtime_schema {
+  json input;            // must be an object schema
+  json output = nullptr; // optional object schema
 };
 
 // A registered tool, type-erased: what tools/list shows and how tools/call runs it.
@@ -67,6 +72,7 @@ struct tool_definition {
   json meta = nullptr;
   // Returns a CallToolResult. Argument problems and handler failures are isError results, not throws.
   std::function<json(const json& arguments, context&)> invoke;
+  std::shared_ptr<detail::tool_stats> stats = std::make_shared<detail::tool_stats>();
 
   json to_json() const;
 };
@@ -84,16 +90,22 @@ class server {
   const server_info& info() const { return info_; }
   const server_options& options() const { return options_; }
 
-  // Registers a typed tool; see tool.hpp for the handler shapes and options.
-  template <class Handler, class Options>
-  server& tool(std::string name, std::string description, Handler&& handler, Options&& options);
+  // Registers a typed tool: the handler's argument type gives the input schema, its return type
+  // the output schema. See tool.hpp for the handler shapes.
   template <class Handler>
-  server& tool(std::string name, std::string description, Handler&& handler);
+  server& tool(std::string name, std::string description, Handler&& handler, tool_options options = {});
+  // Registers a tool whose arguments are described by a JSON Schema known only at run time; the
+  // handler receives the validated arguments as JSON.
+  template <class Handler>
+  server& tool(std::string name, std::string description, runtime_schema schema, Handler&& handler,
+               tool_options options = {});
 
   // Registers a prepared tool. Throws std::invalid_argument for a bad or duplicate name.
   void add_tool(tool_definition tool);
   bool remove_tool(std::string_view name);
   std::vector<std::string> tool_names() const;
+  // Counters of one tool (throws std::out_of_range for an unknown name).
+  tool_metrics metrics(std::string_view tool_name) const;
 
   // Adds or replaces a request method (e.g. a vendor extension). Built-in methods are set up the same way.
   void method(std::string name, method_handler handler);
@@ -137,3 +149,4 @@ class server {
 }  // namespace mcp
 
 #include <mcp/detail/server_impl.hpp>
+#include <mcp/tool.hpp>  // server::tool()

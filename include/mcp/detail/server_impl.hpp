@@ -5,6 +5,7 @@
 #include <mcp/server.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <iostream>
 
 namespace mcp {
@@ -314,7 +315,19 @@ inline json server::call_tool(context& ctx, const json& params) const {
   if (!tool)
     throw protocol_error(error_code::invalid_params, "Unknown tool: '" + name->get<std::string>() + "'. Available tools: " +
                                                          (known.empty() ? "none" : known));
-  return tool->invoke(*arguments, ctx);
+  const auto start = std::chrono::steady_clock::now();
+  json result = tool->invoke(*arguments, ctx);
+  tool->stats->record_call(
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start),
+      result.value("isError", false));
+  return result;
+}
+
+inline tool_metrics server::metrics(std::string_view tool_name) const {
+  std::shared_lock lock(registry_mutex_);
+  for (const auto& t : tools_)
+    if (t->name == tool_name) return t->stats->snapshot();
+  throw std::out_of_range("No tool named '" + std::string(tool_name) + "'");
 }
 
 inline void server::install_builtin_methods() {

@@ -1,0 +1,278 @@
+// notes: a small MCP server that keeps notes in one JSON file. The flagship example of the SDK:
+// typed arguments with constraints, structured results, guidance in every error, pagination and
+// atomic storage.
+#include <mcp/mcp.hpp>
+
+#include "store.hpp"
+
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <sys/stat.h>
+
+namespace notes {
+
+enum class note_visibility { private_, team };
+MCP_ENUM(note_visibility, (private_, "private", "Only you"), (team, "team", "Everyone on the team"));
+
+struct create_note_args {
+  std::string title;
+  std::string body;
+  note_visibility visibility = note_visibility::team;
+};
+MCP_STRUCT(create_note_args,
+           (title, "Unique title for the new note", mcp::min_length(3), mcp::max_length(80)),
+           (body, "Note body, plain text or Markdown"),
+           (visibility, "Who can see the note"));
+
+struct update_note_args {
+  std::string title;
+  std::string body;
+};
+MCP_STRUCT(update_note_args,
+           (title, "Title of an existing note", mcp::min_length(1)),
+           (body, "The new body; replaces the old one entirely"));
+
+struct title_arg {
+  std::string title;
+};
+MCP_STRUCT(title_arg, (title, "Exact title of an existing note", mcp::min_length(1)));
+
+struct search_args {
+  std::string query;
+  int limit = 5;
+  std::optional<std::string> cursor;
+};
+MCP_STRUCT(search_args,
+           (query, "Words to look for in titles and bodies (case-insensitive; every word must appear)", mcp::min_length(1)),
+           (limit, "Notes per page", mcp::minimum(1), mcp::maximum(50)),
+           (cursor, "next_cursor from the previous page of the same query"));
+
+struct note_hit {
+  std::string title;
+  std::string visibility;
+  std::string excerpt;
+  std::string last_modified;
+};
+MCP_STRUCT(note_hit, (title, "Note title"), (visibility, "private or team"),
+           (excerpt, "The body, cut with a marker when long"), (last_modified, "ISO-8601 UTC time of the last change"));
+
+struct search_result {
+  std::vector<note_hit> notes;
+  int total_matches = 0;
+  std::optional<std::string> next_cursor;
+};
+MCP_STRUCT(search_result, (notes, "This page of matching notes, best match first"),
+           (total_matches, "Matching notes across all pages"),
+           (next_cursor, "Pass as cursor to get the next page; absent on the last page"));
+
+struct note_stats {
+  std::string title;
+  int word_count = 0;
+  std::vector<std::string> headings;
+  std::string last_modified;
+};
+MCP_STRUCT(note_stats, (title, "Note title"), (word_count, "Words in the body", mcp::minimum(0)),
+           (headings, "Markdown headings of the body, in order"),
+           (last_modified, "ISO-8601 UTC time of the last change"));
+
+struct full_note {
+  std::string title;
+  std::string body;
+  std::string visibility;
+  std::string created;
+  std::string last_modified;
+};
+MCP_STRUCT(full_note, (title, "Note title"), (body, "The whole body"), (visibility, "private or team"),
+           (created, "ISO-8601 UTC creation time"), (last_modified, "ISO-8601 UTC time of the last change"));
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::vector<std::string> words_of(const std::string& text) {
+  std::vector<std::string> words;
+  std::istringstream in(text);
+  for (std::string w; in >> w;) words.push_back(w);
+  return words;
+}
+
+std::vector<std::string> headings_of(const std::string& body) {
+  std::vector<std::string> out;
+  std::istringstream in(body);
+  for (std::string line; std::getline(in, line);) {
+    std::size_t level = line.find_first_not_of('#');
+    if (level > 0 && level <= 6 && level < line.size() && line[level] == ' ') out.push_back(line.substr(level + 1));
+  }
+  return out;
+}
+
+void check_usable(const store& db) {
+  if (!db.problem().empty()) throw mcp::tool_error(db.problem());
+}
+
+mcp::tool_error no_such_note(const std::string& title) {
+  return mcp::tool_error("No note is titled '" + title +
+                         "'. Titles must match exactly; use search_notes to find the right title, or create_note to "
+                         "make a new note.");
+}
+
+void register_tools(mcp::server& srv, store& db) {
+  srv.tool("create_note",
+           "Create a new note. Use only for a title that does not exist yet; to change an existing note use "
+           "update_note.",
+           [&db](const create_note_args& in) -> mcp::result<std::string> {
+             check_usable(db);
+             return db.write([&](auto& all) -> mcp::result<std::string> {
+               if (all.count(in.title))
+                 return mcp::tool_error("A note titled '" + in.title +
+                                        "' already exists. Use update_note to change it, or pick another title.");
+               std::string now = now_iso8601();
+               std::string vis = mcp::encode(in.visibility).get<std::string>();
+               all[in.title] = note{in.title, in.body, vis, now, now};
+               return "Created note '" + in.title + "' (" + vis + ").";
+             });
+           },
+           mcp::annotations{.read_only = false, .destructive = false, .idempotent = false, .open_world = false});
+
+  srv.tool("update_note",
+           "Replace the body of an existing note. Use create_note for a new title; use read_note first if you need "
+           "the current body.",
+           [&db](const update_note_args& in) -> mcp::result<std::string> {
+             check_usable(db);
+             return db.write([&](auto& all) -> mcp::result<std::string> {
+               auto it = all.find(in.title);
+               if (it == all.end()) return no_such_note(in.title);
+               it->second.body = in.body;
+               it->second.last_modified = now_iso8601();
+               return "Updated note '" + in.title + "'.";
+             });
+           },
+           mcp::annotations{.read_only = false, .destructive = true, .idempotent = true, .open_world = false});
+
+  srv.tool("search_notes",
+           "Find notes by keywords in their titles and bodies. Returns one page of matches with short excerpts and "
+           "a next_cursor for more. Use read_note for a whole note, note_stats for its word count and headings.",
+           [&db](const search_args& in) -> mcp::result<search_result> {
+             check_usable(db);
+             std::vector<std::string> terms = words_of(lower(in.query));
+             std::vector<const note*> matches;
+             db.read([&](const auto& all) {
+               for (const auto& [title, n] : all) {
+                 std::string hay = lower(n.title + "\n" + n.body);
+                 bool all_found = true;
+                 for (const auto& t : terms) all_found = all_found && hay.find(t) != std::string::npos;
+                 if (all_found) matches.push_back(&n);
+               }
+               return 0;
+             });
+             mcp::page_window page;
+             try {
+               page = mcp::paginate(matches.size(), static_cast<std::size_t>(in.limit), in.cursor, lower(in.query));
+             } catch (const std::invalid_argument&) {
+               return mcp::tool_error("The cursor does not belong to this query. Call search_notes again with the "
+                                      "same query and no cursor to start over.");
+             }
+             search_result out;
+             out.total_matches = static_cast<int>(matches.size());
+             for (std::size_t i = page.begin; i < page.end; ++i) {
+               const note& n = *matches[i];
+               out.notes.push_back({n.title, n.visibility,
+                                    mcp::truncate_text(n.body, 300, "call read_note with this title for the full text"),
+                                    n.last_modified});
+             }
+             out.next_cursor = page.next_cursor;
+             return out;
+           },
+           mcp::annotations{.read_only = true, .open_world = false});
+
+  srv.tool("read_note", "Return one note in full, by its exact title. Use search_notes when unsure of the title.",
+           [&db](const title_arg& in) -> mcp::result<full_note> {
+             check_usable(db);
+             return db.read([&](const auto& all) -> mcp::result<full_note> {
+               auto it = all.find(in.title);
+               if (it == all.end()) return no_such_note(in.title);
+               const note& n = it->second;
+               return full_note{n.title, n.body, n.visibility, n.created, n.last_modified};
+             });
+           },
+           mcp::annotations{.read_only = true, .open_world = false});
+
+  srv.tool("note_stats", "Word count, Markdown headings and last change time of one note. Read-only.",
+           [&db](const title_arg& in) -> mcp::result<note_stats> {
+             check_usable(db);
+             return db.read([&](const auto& all) -> mcp::result<note_stats> {
+               auto it = all.find(in.title);
+               if (it == all.end()) return no_such_note(in.title);
+               const note& n = it->second;
+               return note_stats{n.title, static_cast<int>(words_of(n.body).size()), headings_of(n.body),
+                                 n.last_modified};
+             });
+           },
+           mcp::annotations{.read_only = true, .open_world = false});
+
+  srv.tool("delete_note", "Delete a note permanently. It cannot be recovered; to change a note use update_note.",
+           [&db](const title_arg& in) -> mcp::result<std::string> {
+             check_usable(db);
+             return db.write([&](auto& all) -> mcp::result<std::string> {
+               if (!all.erase(in.title)) return no_such_note(in.title);
+               return "Deleted note '" + in.title + "'.";
+             });
+           },
+           mcp::annotations{.read_only = false, .destructive = true, .idempotent = true, .open_world = false});
+}
+
+std::string default_store_path() {
+  if (const char* p = std::getenv("MCP_NOTES_STORE"); p && *p) return p;
+  std::string dir;
+  if (const char* x = std::getenv("XDG_DATA_HOME"); x && *x)
+    dir = x;
+  else if (const char* h = std::getenv("HOME"); h && *h)
+    dir = std::string(h) + "/.local/share";
+  else
+    dir = ".";
+  dir += "/mcp-notes";
+  ::mkdir(dir.c_str(), 0700);  // one level is enough for the usual layout; failures surface on write
+  return dir + "/notes.json";
+}
+
+const char* usage =
+    "Usage: notes [--store PATH]\n"
+    "\n"
+    "An MCP server that keeps notes in one JSON file, speaking MCP on stdin/stdout.\n"
+    "\n"
+    "  --store PATH   the notes file (default: $MCP_NOTES_STORE, else\n"
+    "                 $XDG_DATA_HOME/mcp-notes/notes.json or ~/.local/share/mcp-notes/notes.json)\n"
+    "  --help         this text\n";
+
+}  // namespace notes
+
+int main(int argc, char** argv) {
+  std::string store_path;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::cout << notes::usage;
+      return 0;
+    } else if (arg == "--store" && i + 1 < argc) {
+      store_path = argv[++i];
+    } else {
+      std::cerr << "notes: unknown argument '" << arg << "'\n\n" << notes::usage;
+      return 2;
+    }
+  }
+  if (store_path.empty()) store_path = notes::default_store_path();
+
+  notes::store db(store_path);
+  if (!db.problem().empty()) std::cerr << "notes: " << db.problem() << "\n";
+
+  mcp::server srv({.name = "notes",
+                   .version = "1.0.0",
+                   .title = "Notes",
+                   .description = "Create, search and read plain-text notes kept in one JSON file"},
+                  {.instructions = "Notes are identified by their exact title. Search before creating to avoid "
+                                   "duplicates; read_note returns a whole note."});
+  notes::register_tools(srv, db);
+  return mcp::serve_stdio(srv);
+}

@@ -1,0 +1,142 @@
+// The notes store: one JSON file, rewritten atomically (temp file, fsync, rename, fsync of the
+// folder) on every change, so a kill at any moment leaves the old file or the new one, never a
+// torn one. A store that cannot be read is reported and never overwritten.
+#pragma once
+
+#include <mcp/json.hpp>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace notes {
+
+struct note {
+  std::string title;
+  std::string body;
+  std::string visibility;  // "private" | "team"
+  std::string created;     // ISO-8601 UTC
+  std::string last_modified;
+};
+
+inline std::string now_iso8601() {
+  auto now = std::chrono::system_clock::now();
+  std::time_t t = std::chrono::system_clock::to_time_t(now);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+class store {
+ public:
+  explicit store(std::string path) : path_(std::move(path)) { load(); }
+
+  // Why the store cannot be used, or empty when it can.
+  const std::string& problem() const { return problem_; }
+  const std::string& path() const { return path_; }
+
+  template <class F>
+  auto read(F&& f) const {
+    std::lock_guard lock(mutex_);
+    return f(notes_);
+  }
+  // Applies a change and persists it before returning; on a failed write the change is undone.
+  template <class F>
+  auto write(F&& f) {
+    std::lock_guard lock(mutex_);
+    auto before = notes_;
+    auto result = f(notes_);
+    if (std::string err = persist(); !err.empty()) {
+      notes_ = std::move(before);
+      throw std::runtime_error(err);
+    }
+    return result;
+  }
+
+ private:
+  void load() {
+    std::ifstream in(path_, std::ios::binary);
+    if (!in) {
+      if (errno == ENOENT) return;  // a new store: created on the first write
+      problem_ = "The notes store '" + path_ + "' cannot be read: " + std::strerror(errno) + ".";
+      return;
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    mcp::json doc;
+    try {
+      doc = mcp::json::parse(text.str());
+    } catch (const mcp::json::parse_error& e) {
+      problem_ = "The notes store '" + path_ + "' is not valid JSON (" + e.what() +
+                 "). It has not been changed; repair it or move it aside, then restart the server.";
+      return;
+    }
+    std::string where;
+    if (!doc.is_object() || !doc.contains("notes") || !doc["notes"].is_array()) where = "the top level must be {\"notes\": [...]}";
+    for (std::size_t i = 0; where.empty() && i < doc["notes"].size(); ++i) {
+      const auto& n = doc["notes"][i];
+      if (!n.is_object() || !n.value("title", mcp::json()).is_string() || !n.value("body", mcp::json()).is_string())
+        where = "/notes/" + std::to_string(i) + " needs string fields \"title\" and \"body\"";
+      else
+        notes_[n["title"]] = note{n["title"], n["body"], n.value("visibility", "team"), n.value("created", ""),
+                                  n.value("last_modified", "")};
+    }
+    if (!where.empty()) {
+      notes_.clear();
+      problem_ = "The notes store '" + path_ + "' has an unexpected shape: " + where +
+                 ". It has not been changed; repair it or move it aside, then restart the server.";
+    }
+  }
+
+  std::string persist() const {
+    mcp::json doc{{"notes", mcp::json::array()}};
+    for (const auto& [title, n] : notes_)
+      doc["notes"].push_back({{"title", n.title}, {"body", n.body}, {"visibility", n.visibility},
+                              {"created", n.created}, {"last_modified", n.last_modified}});
+    const std::string text = doc.dump(1) + "\n";
+    const std::string tmp = path_ + ".tmp";
+    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) return "cannot write '" + tmp + "': " + std::strerror(errno);
+    std::size_t done = 0;
+    while (done < text.size()) {
+      ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        std::string err = std::strerror(errno);
+        ::close(fd);
+        return "cannot write '" + tmp + "': " + err;
+      }
+      done += static_cast<std::size_t>(n);
+    }
+    if (::fsync(fd) != 0 || ::close(fd) != 0) return "cannot flush '" + tmp + "': " + std::strerror(errno);
+    if (::rename(tmp.c_str(), path_.c_str()) != 0) return "cannot replace '" + path_ + "': " + std::strerror(errno);
+    std::string dir = path_.substr(0, path_.find_last_of('/') == std::string::npos ? 0 : path_.find_last_of('/'));
+    if (dir.empty()) dir = ".";
+    int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+      ::fsync(dfd);  // makes the rename itself durable
+      ::close(dfd);
+    }
+    return {};
+  }
+
+  std::string path_;
+  std::string problem_;
+  mutable std::mutex mutex_;
+  std::map<std::string, note> notes_;
+};
+
+}  // namespace notes

@@ -1,0 +1,413 @@
+// Typed tools: the handler's signature is the contract. Its argument type (an MCP_STRUCT) gives
+// the input schema and is validated and decoded before the call; its return type gives the output
+// schema and is encoded into structuredContent plus a text block.
+//
+//   srv.tool("add", "Adds two numbers.", [](const add_args& in) -> sum { return {in.a + in.b}; });
+//
+// Handler shapes:   R()   R(context&)   R(const In&)   R(const In&, context&)
+// Return types R:   Out (any type MCP_STRUCT/encode supports), std::string (text only),
+//                   tool_result (full control), result<X> of those; tool_error may be thrown too.
+#pragma once
+
+#include <mcp/coercion.hpp>
+#include <mcp/content.hpp>
+#include <mcp/context.hpp>
+#include <mcp/reflect.hpp>
+#include <mcp/render.hpp>
+#include <mcp/result.hpp>
+#include <mcp/schema.hpp>
+#include <mcp/server.hpp>
+#include <mcp/validation.hpp>
+
+#include <chrono>
+#include <exception>
+#include <map>
+#include <string>
+#include <tuple>
+#include <type_traits>
+
+namespace mcp {
+inline namespace v0 {
+
+// Customisation point: specialise with `static std::string render(const T&)` to choose the text
+// block of every tool that returns T.
+template <class T>
+struct text_renderer {};
+
+namespace detail {
+
+template <class T, class = void>
+struct has_text_renderer : std::false_type {};
+template <class T>
+struct has_text_renderer<T, std::void_t<decltype(text_renderer<T>::render(std::declval<const T&>()))>> : std::true_type {};
+
+// --- what a handler looks like ---------------------------------------------------------------
+
+template <class R, class... A>
+struct fn_signature {
+  using return_type = R;
+  using args = std::tuple<A...>;
+  static constexpr bool known = true;
+};
+template <class F, class = void>
+struct handler_signature {
+  static constexpr bool known = false;
+};
+template <class C, class R, class... A>
+struct member_signature;
+#define MCP_DETAIL_MEMBER_SIG(QUALS)                                                    \
+  template <class C, class R, class... A>                                               \
+  struct member_signature<R (C::*)(A...) QUALS> : fn_signature<R, A...> {};
+MCP_DETAIL_MEMBER_SIG()
+MCP_DETAIL_MEMBER_SIG(const)
+MCP_DETAIL_MEMBER_SIG(noexcept)
+MCP_DETAIL_MEMBER_SIG(const noexcept)
+#undef MCP_DETAIL_MEMBER_SIG
+template <class C, class R, class... A>
+struct member_signature {};
+template <class F>
+struct handler_signature<F, std::void_t<decltype(&F::operator())>> : member_signature<decltype(&F::operator())> {};
+template <class R, class... A>
+struct handler_signature<R (*)(A...), void> : fn_signature<R, A...> {};
+template <class R, class... A>
+struct handler_signature<R(A...), void> : fn_signature<R, A...> {};
+
+template <class T>
+inline constexpr bool is_context_ref_v = std::is_same_v<T, context&>;
+
+template <class T>
+struct unwrap_result {
+  using type = T;
+  static constexpr bool wrapped = false;
+};
+template <class T>
+struct unwrap_result<result<T>> {
+  using type = T;
+  static constexpr bool wrapped = true;
+};
+
+template <class Sig, std::size_t N = std::tuple_size_v<typename Sig::args>>
+struct handler_shape;
+template <class Sig>
+struct handler_shape<Sig, 0> {
+  using input = void;
+  static constexpr bool takes_context = false;
+  static constexpr bool valid = true;
+};
+template <class Sig>
+struct handler_shape<Sig, 1> {
+  using a0 = std::tuple_element_t<0, typename Sig::args>;
+  static constexpr bool takes_context = is_context_ref_v<a0>;
+  using input = std::conditional_t<takes_context, void, std::decay_t<a0>>;
+  static constexpr bool valid = takes_context || std::is_same_v<a0, const input&> || std::is_same_v<a0, input>;
+};
+template <class Sig>
+struct handler_shape<Sig, 2> {
+  using a0 = std::tuple_element_t<0, typename Sig::args>;
+  using a1 = std::tuple_element_t<1, typename Sig::args>;
+  using input = std::decay_t<a0>;
+  static constexpr bool takes_context = true;
+  static constexpr bool valid =
+      is_context_ref_v<a1> && (std::is_same_v<a0, const input&> || std::is_same_v<a0, input>);
+};
+template <class Sig, std::size_t N>
+struct handler_shape {
+  using input = void;
+  static constexpr bool takes_context = false;
+  static constexpr bool valid = false;
+};
+
+// --- turning a handler's answer into a CallToolResult ----------------------------------------
+
+inline json error_result(const std::string& text) { return tool_result{{mcp::text(text)}, std::nullopt, true}.to_json(); }
+
+// Non-object values are carried as {"result": value}, which is what 2025-era clients accept.
+inline json wrap_structured(json value) {
+  if (value.is_object()) return value;
+  return json{{"result", std::move(value)}};
+}
+inline json wrap_schema(const json& schema) {
+  if (schema.value("type", json()) == "object") return schema;
+  return json{{"type", "object"}, {"properties", {{"result", schema}}}, {"required", {"result"}},
+              {"additionalProperties", false}};
+}
+
+// Validators are compiled once per C++ type.
+template <class T>
+const validator& validator_for() {
+  static const validator v(schema_of<T>());
+  return v;
+}
+
+struct pipeline_settings {
+  std::string tool_name;
+  coercion coerce = coercion::lossless;
+  bool validate_output = true;
+  text_format format = text_format::json;
+  std::function<std::string(const json&)> render;
+  std::size_t text_budget = 0;
+  std::string truncation_hint;
+  json output_schema = nullptr;  // as advertised (wrapped)
+  std::shared_ptr<const validator> output_validator;
+  std::shared_ptr<tool_stats> stats;
+  const server* owner = nullptr;
+};
+
+inline std::map<std::string, int> count_keywords(const std::vector<violation>& v) {
+  std::map<std::string, int> counts;
+  for (const auto& x : v) ++counts[x.keyword];
+  return counts;
+}
+
+// Validates (coercing first when the policy allows and it helps). Returns the arguments to decode
+// (the original, or a coerced copy held in `scratch`), or null after filling `refusal`.
+inline const json* check_arguments(const json& args, const validator& in, const pipeline_settings& s, context& ctx,
+                                   json& scratch, json& refusal) {
+  auto problems = in.validate(args);
+  if (problems.empty()) return &args;
+  if (s.coerce != coercion::off) {
+    scratch = args;
+    coercion_report report = coerce(scratch, in.schema(), s.coerce);
+    if (report.count > 0) {
+      auto after = in.validate(scratch);
+      if (after.empty()) {
+        s.stats->record_coercions(report.count);
+        ctx.log(log_level::debug, json{{"tool", s.tool_name}, {"coerced", report.log}}, "mcp.coercion");
+        return &scratch;
+      }
+      problems = std::move(after);
+    }
+  }
+  s.stats->record_validation_failure(count_keywords(problems));
+  refusal = error_result(describe_violations(s.tool_name, problems, in.schema()));
+  return nullptr;
+}
+
+inline std::string budgeted(std::string text, const pipeline_settings& s) {
+  if (s.text_budget == 0 || text.size() <= s.text_budget) return text;
+  return truncate_text(text, s.text_budget, s.truncation_hint);
+}
+
+template <class Out>
+json structured_result(const Out& out, const pipeline_settings& s) {
+  json structured = wrap_structured(encode(out));
+  if (s.validate_output && s.output_validator) {
+    auto problems = s.output_validator->validate(structured);
+    if (!problems.empty()) {
+      s.owner->log_diagnostic("tool '" + s.tool_name + "' returned output that breaks its output schema: " +
+                              describe_violations(s.tool_name, problems, s.output_validator->schema()));
+      return error_result("Tool '" + s.tool_name +
+                          "' produced a result that does not match its declared output schema. This is a bug in the "
+                          "server, not in your call; the details were logged.");
+    }
+  }
+  std::string text;
+  if (s.render)
+    text = s.render(structured);
+  else if constexpr (has_text_renderer<Out>::value)
+    text = text_renderer<Out>::render(out);
+  else if (s.format == text_format::markdown)
+    text = render_markdown(structured, s.output_schema);
+  else
+    text = render_json(structured);
+  tool_result r;
+  r.content.push_back(mcp::text(budgeted(std::move(text), s)));
+  r.structured_content = std::move(structured);
+  return r.to_json();
+}
+
+template <class R>
+json to_call_result(R&& value, const pipeline_settings& s) {
+  using T = std::decay_t<R>;
+  if constexpr (unwrap_result<T>::wrapped) {
+    if (!value.ok()) return error_result(value.error().what());
+    return to_call_result(std::move(value.value()), s);
+  } else if constexpr (std::is_same_v<T, tool_result>) {
+    return value.to_json();
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    return tool_result{{mcp::text(budgeted(std::move(value), s))}}.to_json();
+  } else if constexpr (std::is_same_v<T, tool_error>) {
+    return error_result(value.what());
+  } else {
+    return structured_result(value, s);
+  }
+}
+
+template <class Out>
+json output_schema_for() {
+  if constexpr (unwrap_result<Out>::wrapped) {
+    return output_schema_for<typename unwrap_result<Out>::type>();
+  } else if constexpr (std::is_same_v<Out, std::string> || std::is_same_v<Out, tool_result> ||
+                       std::is_same_v<Out, tool_error> || std::is_same_v<Out, json>) {
+    return nullptr;
+  } else {
+    return wrap_schema(schema_of<Out>());
+  }
+}
+
+// Runs the handler, turning every failure it can have into an isError result for the model.
+template <class Call>
+json guarded(Call&& call, const pipeline_settings& s) {
+  try {
+    return call();
+  } catch (const tool_error& e) {
+    return error_result(e.what());
+  } catch (const protocol_error&) {
+    throw;  // the handler chose to answer with a JSON-RPC error
+  } catch (const request_timeout& e) {
+    return error_result(std::string("Tool '") + s.tool_name + "' could not finish: " + e.what() + ".");
+  } catch (const std::exception& e) {
+    s.owner->log_diagnostic("tool '" + s.tool_name + "' threw: " + e.what());
+    return error_result("Tool '" + s.tool_name +
+                        "' failed with an internal error (details are in the server's log). Try again, or use another "
+                        "tool if it keeps failing.");
+  } catch (...) {
+    s.owner->log_diagnostic("tool '" + s.tool_name + "' threw a non-standard exception");
+    return error_result("Tool '" + s.tool_name + "' failed with an internal error.");
+  }
+}
+
+inline json no_argument_schema() { return json{{"type", "object"}, {"additionalProperties", false}}; }
+
+}  // namespace detail
+
+template <class Handler>
+server& server::tool(std::string name, std::string description, Handler&& handler, tool_options options) {
+  using F = std::decay_t<Handler>;
+  using sig = detail::handler_signature<F>;
+  static_assert(sig::known,
+                "mcp: a tool handler must be a lambda, function or function object with one non-template call "
+                "operator, e.g. [](const my_args& in) -> my_result { ... }. Generic lambdas (auto parameters) "
+                "cannot be inspected: name the argument type.");
+  if constexpr (sig::known) {
+    using shape = detail::handler_shape<sig>;
+    static_assert(shape::valid,
+                  "mcp: a tool handler takes (), (mcp::context&), (const In&) or (const In&, mcp::context&), "
+                  "where In is a struct declared with MCP_STRUCT.");
+    using In = typename shape::input;
+    using R = typename sig::return_type;
+    static_assert(!std::is_void_v<R>,
+                  "mcp: a tool handler must return something: a reflected struct, std::string, mcp::tool_result "
+                  "or mcp::result<...> of those.");
+    if constexpr (shape::valid && !std::is_void_v<R>) {
+      static_assert(std::is_void_v<In> || is_reflected_v<In>,
+                    "mcp: the argument type of a tool handler must be a struct declared with MCP_STRUCT(...)");
+      detail::pipeline_settings s;
+      s.tool_name = name;
+      s.coerce = options.coerce.value_or(options_.coerce);
+      s.validate_output = options.validate_output.value_or(options_.validate_output);
+      s.format = options.format;
+      s.render = options.render;
+      s.text_budget = options.text_budget;
+      s.truncation_hint = options.truncation_hint;
+      s.output_schema = detail::output_schema_for<R>();
+      if (!s.output_schema.is_null()) s.output_validator = std::make_shared<const validator>(s.output_schema);
+      s.owner = this;
+
+      tool_definition def;
+      def.name = std::move(name);
+      def.title = options.title;
+      def.description = std::move(description);
+      if constexpr (std::is_void_v<In>)
+        def.input_schema = detail::no_argument_schema();
+      else
+        def.input_schema = schema_of<In>();
+      def.output_schema = s.output_schema;
+      def.hints = options.hints;
+      def.icons = options.icons;
+      def.meta = options.meta;
+      s.stats = def.stats;
+
+      const validator* in_validator = nullptr;
+      std::shared_ptr<const validator> no_args;
+      if constexpr (std::is_void_v<In>) {
+        no_args = std::make_shared<const validator>(def.input_schema);
+        in_validator = no_args.get();
+      } else {
+        in_validator = &detail::validator_for<In>();
+      }
+
+      def.invoke = [fn = F(std::forward<Handler>(handler)), s = std::move(s), in_validator, no_args](
+                       const json& args, context& ctx) mutable -> json {
+        json scratch, refusal;
+        const json* checked = detail::check_arguments(args, *in_validator, s, ctx, scratch, refusal);
+        if (!checked) return refusal;
+        return detail::guarded(
+            [&]() -> json {
+              if constexpr (std::is_void_v<In>) {
+                if constexpr (shape::takes_context)
+                  return detail::to_call_result(fn(ctx), s);
+                else
+                  return detail::to_call_result(fn(), s);
+              } else {
+                In in = decode<In>(*checked);
+                if constexpr (shape::takes_context)
+                  return detail::to_call_result(fn(in, ctx), s);
+                else
+                  return detail::to_call_result(fn(in), s);
+              }
+            },
+            s);
+      };
+      add_tool(std::move(def));
+    }
+  }
+  return *this;
+}
+
+template <class Handler>
+server& server::tool(std::string name, std::string description, runtime_schema schema, Handler&& handler,
+                     tool_options options) {
+  using F = std::decay_t<Handler>;
+  constexpr bool with_context = std::is_invocable_v<F&, const json&, context&>;
+  static_assert(with_context || std::is_invocable_v<F&, const json&>,
+                "mcp: a runtime-schema tool handler takes (const mcp::json& arguments) or "
+                "(const mcp::json& arguments, mcp::context&)");
+  if (!schema.input.is_object() || schema.input.value("type", json()) != "object")
+    throw schema_error("Tool '" + name + "': the input schema's root must be an object schema with \"type\": \"object\"");
+  if (!schema.output.is_null() && (!schema.output.is_object() || schema.output.value("type", json()) != "object"))
+    throw schema_error("Tool '" + name + "': the output schema's root must be an object schema with \"type\": \"object\"");
+  auto in_validator = std::make_shared<const validator>(schema.input);  // throws schema_error saying what is wrong
+
+  detail::pipeline_settings s;
+  s.tool_name = name;
+  s.coerce = options.coerce.value_or(options_.coerce);
+  s.validate_output = options.validate_output.value_or(options_.validate_output);
+  s.format = options.format;
+  s.render = options.render;
+  s.text_budget = options.text_budget;
+  s.truncation_hint = options.truncation_hint;
+  s.output_schema = schema.output;
+  if (!schema.output.is_null()) s.output_validator = std::make_shared<const validator>(schema.output);
+  s.owner = this;
+
+  tool_definition def;
+  def.name = std::move(name);
+  def.title = options.title;
+  def.description = std::move(description);
+  def.input_schema = schema.input;
+  def.output_schema = schema.output;
+  def.hints = options.hints;
+  def.icons = options.icons;
+  def.meta = options.meta;
+  s.stats = def.stats;
+  def.invoke = [fn = F(std::forward<Handler>(handler)), s = std::move(s), in_validator](const json& args,
+                                                                                        context& ctx) mutable -> json {
+    json scratch, refusal;
+    const json* checked = detail::check_arguments(args, *in_validator, s, ctx, scratch, refusal);
+    if (!checked) return refusal;
+    return detail::guarded(
+        [&]() -> json {
+          if constexpr (with_context)
+            return detail::to_call_result(fn(*checked, ctx), s);
+          else
+            return detail::to_call_result(fn(*checked), s);
+        },
+        s);
+  };
+  add_tool(std::move(def));
+  return *this;
+}
+
+}  // namespace v0
+}  // namespace mcp
