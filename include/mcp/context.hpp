@@ -2,6 +2,7 @@
 // the client's declared state, and requests back to the client.
 #pragma once
 
+#include <mcp/content.hpp>
 #include <mcp/json.hpp>
 #include <mcp/jsonrpc.hpp>
 #include <mcp/log_level.hpp>
@@ -88,9 +89,32 @@ class context {
     return answer.value("result", json::object());
   }
 
+  // Requests a server may make of the client, each only when the client declared the capability;
+  // otherwise they throw a tool_error that says so (a tool's caller then sees why).
+  json create_message(json params, std::chrono::milliseconds timeout = std::chrono::seconds(60)) {
+    require_capability("sampling", "sampling (sampling/createMessage)");
+    return request_client("sampling/createMessage", std::move(params), timeout);
+  }
+  // Form-mode elicitation: `requested_schema` is a flat object schema of primitive properties.
+  json elicit(const std::string& message, json requested_schema,
+              std::chrono::milliseconds timeout = std::chrono::seconds(300)) {
+    require_capability("elicitation", "elicitation (elicitation/create)");
+    return request_client("elicitation/create", {{"message", message}, {"requestedSchema", std::move(requested_schema)}},
+                          timeout);
+  }
+  json list_roots(std::chrono::milliseconds timeout = std::chrono::seconds(30)) {
+    require_capability("roots", "roots (roots/list)");
+    return request_client("roots/list", json::object(), timeout);
+  }
+
   const std::shared_ptr<session>& session_ptr() const { return session_; }
 
  private:
+  void require_capability(const char* name, const char* what) const {
+    if (!client_.capabilities.is_object() || !client_.capabilities.contains(name))
+      throw tool_error(std::string("This needs the client to support ") + what +
+                       ", and the connected client did not declare that capability.");
+  }
   log_level current_min_level() const { return session_ ? session_->client().min_log_level : client_.min_log_level; }
 
   std::shared_ptr<session> session_;

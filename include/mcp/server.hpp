@@ -5,7 +5,10 @@
 #include <mcp/context.hpp>
 #include <mcp/json.hpp>
 #include <mcp/jsonrpc.hpp>
+#include <mcp/detail/uri_template.hpp>
 #include <mcp/metrics.hpp>
+#include <mcp/prompt.hpp>
+#include <mcp/resource.hpp>
 #include <mcp/session.hpp>
 #include <mcp/tool_options.hpp>
 #include <mcp/transport.hpp>
@@ -107,6 +110,30 @@ class server {
   // Counters of one tool (throws std::out_of_range for an unknown name).
   tool_metrics metrics(std::string_view tool_name) const;
 
+  // Resources: one fixed URI, or a family named by a URI template. The handler takes nothing or
+  // (context&); a template's handler first takes its variables, as a std::map<std::string,
+  // std::string> or an MCP_STRUCT of strings. It returns std::string (text), mcp::blob (binary),
+  // std::vector<json> (contents items as built by text_contents/blob_contents) or a reflected
+  // value (sent as JSON text).
+  template <class Handler>
+  server& resource(resource_info info, Handler&& read);
+  template <class Handler>
+  server& resource_template(resource_template_info info, Handler&& read);
+  bool remove_resource(std::string_view uri);
+  // notifications/resources/updated to every session subscribed to `uri`.
+  void resource_updated(const std::string& uri);
+
+  // Prompts: the handler takes nothing, or an MCP_STRUCT of string fields (its arguments;
+  // std::optional ones are not required), optionally followed by context&; it returns
+  // std::string (one user message), std::vector<prompt_message> or prompt_result.
+  template <class Handler>
+  server& prompt(std::string name, std::string description, Handler&& handler, prompt_options options = {});
+  bool remove_prompt(std::string_view name);
+
+  // completion/complete for a prompt argument or a resource template variable.
+  server& complete_prompt_argument(std::string prompt, std::string argument, completer fn);
+  server& complete_template_variable(std::string uri_template, std::string variable, completer fn);
+
   // Adds or replaces a request method (e.g. a vendor extension). Built-in methods are set up the same way.
   void method(std::string name, method_handler handler);
 
@@ -133,6 +160,33 @@ class server {
   void install_builtin_methods();
   void tools_changed();
 
+  struct resource_entry {
+    resource_info info;
+    std::function<json(const std::string& uri, context&)> read;
+  };
+  struct template_entry {
+    resource_template_info info;
+    detail::uri_template pattern;
+    std::function<json(const std::string& uri, const std::map<std::string, std::string>& vars, context&)> read;
+  };
+  struct prompt_entry {
+    std::string name;
+    json definition;  // the Prompt object of prompts/list
+    std::function<json(const json& arguments, context&)> get;
+  };
+  void add_resource_entry(resource_entry entry);
+  void add_template_entry(template_entry entry);
+  void add_prompt_entry(prompt_entry entry);
+  json list_resources(const json& params) const;
+  json list_resource_templates(const json& params) const;
+  json read_resource(context& ctx, const json& params) const;
+  json subscription(context& ctx, const json& params, bool subscribe) const;
+  json list_prompts(const json& params) const;
+  json get_prompt(context& ctx, const json& params) const;
+  json complete(const json& params) const;
+  template <class Item, class Describe>
+  json list_page(const std::vector<Item>& items, const json& params, const char* key, Describe describe) const;
+
   server_info info_;
   server_options options_;
 
@@ -140,6 +194,12 @@ class server {
   std::map<std::string, method_handler, std::less<>> methods_;
   std::vector<std::shared_ptr<const tool_definition>> tools_;  // in registration order
   bool has_tools_ = false;
+  std::vector<std::shared_ptr<const resource_entry>> resources_;
+  std::vector<std::shared_ptr<const template_entry>> templates_;
+  std::vector<std::shared_ptr<const prompt_entry>> prompts_;
+  std::map<std::string, completer> completers_;  // by detail::completer_key
+  bool has_resources_ = false;
+  bool has_prompts_ = false;
 
   std::mutex sessions_mutex_;
   std::vector<std::weak_ptr<session>> sessions_;
@@ -150,3 +210,4 @@ class server {
 
 #include <mcp/detail/server_impl.hpp>
 #include <mcp/tool.hpp>  // server::tool()
+#include <mcp/detail/features_impl.hpp>  // resources, prompts, completion

@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 
 namespace mcp {
@@ -128,6 +129,20 @@ class session : public std::enable_shared_from_this<session> {
     return true;
   }
 
+  // resources/subscribe and unsubscribe.
+  void subscribe(const std::string& uri) {
+    std::lock_guard lock(mutex_);
+    subscriptions_.insert(uri);
+  }
+  void unsubscribe(const std::string& uri) {
+    std::lock_guard lock(mutex_);
+    subscriptions_.erase(uri);
+  }
+  bool subscribed(const std::string& uri) const {
+    std::lock_guard lock(mutex_);
+    return subscriptions_.count(uri) > 0;
+  }
+
   // Ends the session: in-flight work sees a cancellation and nothing more is sent to the client.
   void close() {
     std::lock_guard lock(mutex_);
@@ -148,6 +163,7 @@ class session : public std::enable_shared_from_this<session> {
   std::atomic<bool> client_ready_{false};
   std::map<std::string, std::shared_ptr<request_state>> in_flight_;
   std::map<std::string, std::shared_ptr<pending_response>> pending_;
+  std::set<std::string> subscriptions_;
   std::uint64_t next_request_id_ = 0;
 };
 

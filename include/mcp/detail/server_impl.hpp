@@ -98,6 +98,9 @@ inline json server::capabilities() const {
   std::shared_lock lock(registry_mutex_);
   json caps{{"logging", json::object()}};
   if (has_tools_) caps["tools"] = {{"listChanged", true}};
+  if (has_resources_) caps["resources"] = {{"subscribe", true}, {"listChanged", true}};
+  if (has_prompts_) caps["prompts"] = {{"listChanged", true}};
+  if (has_prompts_ || !templates_.empty()) caps["completions"] = json::object();
   return caps;
 }
 
@@ -274,23 +277,8 @@ inline json server::initialize(const std::shared_ptr<session>& s, const json& pa
 }
 
 inline json server::list_tools(const json& params) const {
-  std::optional<std::string> cursor;
-  if (auto c = params.find("cursor"); c != params.end() && !c->is_null()) {
-    if (!c->is_string()) throw protocol_error(error_code::invalid_params, "Invalid params: \"cursor\" must be a string");
-    cursor = c->get<std::string>();
-  }
   std::shared_lock lock(registry_mutex_);
-  page_window window;
-  try {
-    window = paginate(tools_.size(), options_.page_size, cursor, "tools");
-  } catch (const std::invalid_argument& e) {
-    throw protocol_error(error_code::invalid_params, std::string("Invalid params: ") + e.what());
-  }
-  json list = json::array();
-  for (std::size_t i = window.begin; i < window.end; ++i) list.push_back(tools_[i]->to_json());
-  json result{{"tools", std::move(list)}};
-  if (window.next_cursor) result["nextCursor"] = *window.next_cursor;
-  return result;
+  return list_page(tools_, params, "tools", [](const tool_definition& t) { return t.to_json(); });
 }
 
 inline json server::call_tool(context& ctx, const json& params) const {
@@ -334,6 +322,14 @@ inline void server::install_builtin_methods() {
   methods_["ping"] = {[](context&, const json&) { return json::object(); }, false};
   methods_["tools/list"] = {[this](context&, const json& p) { return list_tools(p); }, false};
   methods_["tools/call"] = {[this](context& ctx, const json& p) { return call_tool(ctx, p); }, true};
+  methods_["resources/list"] = {[this](context&, const json& p) { return list_resources(p); }, false};
+  methods_["resources/templates/list"] = {[this](context&, const json& p) { return list_resource_templates(p); }, false};
+  methods_["resources/read"] = {[this](context& ctx, const json& p) { return read_resource(ctx, p); }, true};
+  methods_["resources/subscribe"] = {[this](context& ctx, const json& p) { return subscription(ctx, p, true); }, false};
+  methods_["resources/unsubscribe"] = {[this](context& ctx, const json& p) { return subscription(ctx, p, false); }, false};
+  methods_["prompts/list"] = {[this](context&, const json& p) { return list_prompts(p); }, false};
+  methods_["prompts/get"] = {[this](context& ctx, const json& p) { return get_prompt(ctx, p); }, true};
+  methods_["completion/complete"] = {[this](context&, const json& p) { return complete(p); }, true};
   methods_["logging/setLevel"] = {[](context& ctx, const json& p) {
                                     auto level = p.find("level");
                                     std::optional<log_level> parsed;

@@ -1,0 +1,602 @@
+// HTTP/1.1 message types for the Streamable HTTP transport: a header map with case-insensitive
+// names, the parsed request, the response and its serialisation (whole or as a chunked stream),
+// and the few header-value checks MCP needs (Accept, Content-Type, Host, Origin).
+//
+// Framing decisions, so the transport does not have to re-derive them:
+// - serialize() always writes Content-Length itself (except for 1xx/204/304, which have no body)
+//   and drops any Content-Length / Transfer-Encoding the caller put in the headers: the body is the
+//   only source of truth for framing.
+// - Streams (SSE) use chunked transfer coding, which keeps the connection reusable after the
+//   stream ends. An HTTP/1.0 client cannot take chunked, so stream_framing::close_delimited is
+//   there for it: no framing, "Connection: close", the end of the stream is the end of the socket.
+// - Header fields whose name is not a token, or whose value holds CR, LF, NUL or another control
+//   byte, are left out on output: that is how response splitting would get in.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace mcp {
+inline namespace v0 {
+namespace detail {
+namespace http {
+
+// ---- character classes and small string helpers (RFC 9110 §5.6) -----------------------------
+
+constexpr char ascii_lower(char c) noexcept { return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c; }
+
+inline bool iequals(std::string_view a, std::string_view b) noexcept {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
+  return true;
+}
+
+inline std::string to_lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = ascii_lower(c);
+  return out;
+}
+
+constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+constexpr bool is_alpha(char c) noexcept { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+constexpr bool is_ows(char c) noexcept { return c == ' ' || c == '\t'; }
+
+constexpr bool is_tchar(char c) noexcept {
+  if (is_digit(c) || is_alpha(c)) return true;
+  switch (c) {
+    case '!': case '#': case '$': case '%': case '&': case '\'': case '*': case '+':
+    case '-': case '.': case '^': case '_': case '`': case '|': case '~':
+      return true;
+    default:
+      return false;
+  }
+}
+
+inline bool is_token(std::string_view s) noexcept {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!is_tchar(c)) return false;
+  return true;
+}
+
+// field-value bytes: HTAB, SP, VCHAR and obs-text. Everything else (CR, LF, NUL, DEL, ...) is out.
+constexpr bool is_field_value_char(char c) noexcept {
+  const auto u = static_cast<unsigned char>(c);
+  return u == '\t' || (u >= 0x20 && u != 0x7F);
+}
+
+inline bool is_field_value(std::string_view s) noexcept {
+  for (char c : s)
+    if (!is_field_value_char(c)) return false;
+  return true;
+}
+
+inline std::string_view trim_ows(std::string_view s) noexcept {
+  while (!s.empty() && is_ows(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_ows(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// Splits a header list on `sep`, leaving separators inside double-quoted strings alone, and calls
+// fn(element) with each element trimmed. Empty elements are passed too; callers skip them.
+template <class Fn>
+void for_each_list_element(std::string_view list, char sep, Fn&& fn) {
+  std::size_t start = 0;
+  bool quoted = false;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const char c = list[i];
+    if (quoted) {
+      if (c == '\\') ++i;  // quoted-pair: skip the escaped byte (may run past the end: loop stops)
+      else if (c == '"') quoted = false;
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == sep) {
+      fn(trim_ows(list.substr(start, i - start)));
+      start = i + 1;
+    }
+  }
+  if (start <= list.size()) fn(trim_ows(list.substr(start)));
+}
+
+// A parameter value may be a token or a quoted-string; this gives its content either way.
+inline std::string unquote(std::string_view v) {
+  if (v.size() < 2 || v.front() != '"' || v.back() != '"') return std::string(v);
+  std::string out;
+  for (std::size_t i = 1; i + 1 < v.size(); ++i) {
+    if (v[i] == '\\' && i + 2 < v.size()) ++i;
+    out += v[i];
+  }
+  return out;
+}
+
+// ---- header map ------------------------------------------------------------------------------
+
+struct header_field {
+  std::string name;   // as received or as given; compare with iequals
+  std::string value;  // OWS-trimmed
+};
+
+// Field lines in arrival order. Repeated names stay separate entries, so nothing is lost;
+// get() gives the first, get_all() every one, has_token() looks through comma lists in all.
+class header_map {
+ public:
+  using const_iterator = std::vector<header_field>::const_iterator;
+
+  void add(std::string_view name, std::string_view value) {
+    fields_.push_back(header_field{std::string(name), std::string(value)});
+  }
+
+  // Replaces every field of that name by one.
+  void set(std::string_view name, std::string_view value) {
+    erase(name);
+    add(name, value);
+  }
+
+  std::size_t erase(std::string_view name) {
+    const auto before = fields_.size();
+    fields_.erase(std::remove_if(fields_.begin(), fields_.end(),
+                                 [&](const header_field& f) { return iequals(f.name, name); }),
+                  fields_.end());
+    return before - fields_.size();
+  }
+
+  std::optional<std::string_view> get(std::string_view name) const {
+    for (const auto& f : fields_)
+      if (iequals(f.name, name)) return std::string_view(f.value);
+    return std::nullopt;
+  }
+
+  std::vector<std::string_view> get_all(std::string_view name) const {
+    std::vector<std::string_view> out;
+    for (const auto& f : fields_)
+      if (iequals(f.name, name)) out.emplace_back(f.value);
+    return out;
+  }
+
+  bool contains(std::string_view name) const { return get(name).has_value(); }
+
+  std::size_t count(std::string_view name) const {
+    std::size_t n = 0;
+    for (const auto& f : fields_)
+      if (iequals(f.name, name)) ++n;
+    return n;
+  }
+
+  // True when any field `name` lists `token` (case-insensitive), e.g. Connection: keep-alive, close.
+  bool has_token(std::string_view name, std::string_view token) const {
+    bool found = false;
+    for (const auto& f : fields_) {
+      if (found || !iequals(f.name, name)) continue;
+      for_each_list_element(f.value, ',', [&](std::string_view e) { found = found || iequals(e, token); });
+    }
+    return found;
+  }
+
+  std::size_t size() const noexcept { return fields_.size(); }
+  bool empty() const noexcept { return fields_.empty(); }
+  void clear() noexcept { fields_.clear(); }
+  const_iterator begin() const noexcept { return fields_.begin(); }
+  const_iterator end() const noexcept { return fields_.end(); }
+
+ private:
+  std::vector<header_field> fields_;
+};
+
+// ---- request ---------------------------------------------------------------------------------
+
+struct request {
+  std::string method;      // case-sensitive token, e.g. "POST"
+  std::string target;      // as sent: origin-form "/mcp?x=1", absolute-form, or "*"
+  int minor_version = 1;   // HTTP/1.<minor_version>; the parser accepts only 0 and 1
+  header_map headers;
+  std::string body;        // decoded: chunked framing removed
+
+  // The path of the target: for absolute-form "http://h:1/p?q" that is "/p" ("/" when empty).
+  std::string_view path() const noexcept {
+    std::string_view t = target;
+    if (!t.empty() && t.front() != '/' && t != "*") {
+      const auto scheme_end = t.find("://");
+      if (scheme_end == std::string_view::npos) return {};
+      t.remove_prefix(scheme_end + 3);
+      const auto slash = t.find_first_of("/?");
+      if (slash == std::string_view::npos || t[slash] == '?') return "/";
+      t.remove_prefix(slash);
+    }
+    return t.substr(0, t.find('?'));
+  }
+
+  // What follows the first '?', without it; empty when there is none.
+  std::string_view query() const noexcept {
+    const std::string_view t = target;
+    const auto q = t.find('?');
+    return q == std::string_view::npos ? std::string_view{} : t.substr(q + 1);
+  }
+
+  // HTTP/1.1 keeps the connection unless told "close"; HTTP/1.0 closes unless told "keep-alive".
+  bool keep_alive() const {
+    if (headers.has_token("Connection", "close")) return false;
+    if (minor_version >= 1) return true;
+    return headers.has_token("Connection", "keep-alive");
+  }
+};
+
+// ---- response --------------------------------------------------------------------------------
+
+struct response {
+  int status = 200;
+  std::string reason;  // empty: the standard phrase for the status
+  header_map headers;
+  std::string body;
+};
+
+inline std::string_view reason_phrase(int status) noexcept {
+  switch (status) {
+    case 100: return "Continue";
+    case 101: return "Switching Protocols";
+    case 200: return "OK";
+    case 201: return "Created";
+    case 202: return "Accepted";
+    case 204: return "No Content";
+    case 301: return "Moved Permanently";
+    case 302: return "Found";
+    case 304: return "Not Modified";
+    case 307: return "Temporary Redirect";
+    case 308: return "Permanent Redirect";
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 406: return "Not Acceptable";
+    case 408: return "Request Timeout";
+    case 409: return "Conflict";
+    case 410: return "Gone";
+    case 411: return "Length Required";
+    case 413: return "Content Too Large";
+    case 414: return "URI Too Long";
+    case 415: return "Unsupported Media Type";
+    case 417: return "Expectation Failed";
+    case 422: return "Unprocessable Content";
+    case 426: return "Upgrade Required";
+    case 429: return "Too Many Requests";
+    case 431: return "Request Header Fields Too Large";
+    case 500: return "Internal Server Error";
+    case 501: return "Not Implemented";
+    case 502: return "Bad Gateway";
+    case 503: return "Service Unavailable";
+    case 504: return "Gateway Timeout";
+    case 505: return "HTTP Version Not Supported";
+    default: return "";
+  }
+}
+
+// Sent when a request carried "Expect: 100-continue" and its body is wanted.
+inline std::string_view continue_response() noexcept { return "HTTP/1.1 100 Continue\r\n\r\n"; }
+
+namespace serialize_detail {
+
+inline void append_status_line(std::string& out, const response& r) {
+  // A status outside 100..599 is a bug in the caller; say 500 rather than emit garbage.
+  const int status = (r.status >= 100 && r.status <= 599) ? r.status : 500;
+  std::string_view reason = (status == r.status) ? std::string_view(r.reason) : std::string_view{};
+  if (reason.empty() || !is_field_value(reason)) reason = reason_phrase(status);
+  out += "HTTP/1.1 ";
+  out += std::to_string(status);
+  out += ' ';
+  out += reason;
+  out += "\r\n";
+}
+
+inline void append_field(std::string& out, std::string_view name, std::string_view value) {
+  out += name;
+  out += ": ";
+  out += value;
+  out += "\r\n";
+}
+
+// The caller's headers, minus the ones serialisation owns and minus anything that could split
+// the response.
+inline void append_fields(std::string& out, const header_map& headers,
+                          std::initializer_list<std::string_view> owned) {
+  for (const auto& f : headers) {
+    if (!is_token(f.name) || !is_field_value(f.value)) continue;
+    bool skip = false;
+    for (auto o : owned) skip = skip || iequals(f.name, o);
+    if (!skip) append_field(out, f.name, f.value);
+  }
+}
+
+inline bool status_has_body(int status) noexcept {
+  return !(status < 200 || status == 204 || status == 304);
+}
+
+}  // namespace serialize_detail
+
+// A whole response: status line, headers, Content-Length, body.
+inline std::string serialize(const response& r) {
+  namespace sd = serialize_detail;
+  std::string out;
+  out.reserve(128 + r.body.size());
+  sd::append_status_line(out, r);
+  sd::append_fields(out, r.headers, {"Content-Length", "Transfer-Encoding"});
+  const int status = (r.status >= 100 && r.status <= 599) ? r.status : 500;
+  if (sd::status_has_body(status)) {
+    sd::append_field(out, "Content-Length", std::to_string(r.body.size()));
+    out += "\r\n";
+    out += r.body;
+  } else {
+    out += "\r\n";
+  }
+  return out;
+}
+
+enum class stream_framing {
+  chunked,          // HTTP/1.1: each write goes out through chunk(), the end is last_chunk()
+  close_delimited,  // HTTP/1.0: raw bytes, the stream ends when the connection closes
+};
+
+// The head of an SSE response: status line, the caller's headers (its body is ignored),
+// Content-Type: text/event-stream, Cache-Control: no-cache, then the framing header.
+inline std::string serialize_event_stream_head(const response& head,
+                                               stream_framing framing = stream_framing::chunked) {
+  namespace sd = serialize_detail;
+  std::string out;
+  out.reserve(160);
+  sd::append_status_line(out, head);
+  sd::append_fields(out, head.headers,
+                    {"Content-Length", "Transfer-Encoding", "Content-Type", "Cache-Control",
+                     framing == stream_framing::close_delimited ? "Connection" : ""});
+  sd::append_field(out, "Content-Type", "text/event-stream");
+  sd::append_field(out, "Cache-Control", "no-cache");
+  if (framing == stream_framing::chunked)
+    sd::append_field(out, "Transfer-Encoding", "chunked");
+  else
+    sd::append_field(out, "Connection", "close");
+  out += "\r\n";
+  return out;
+}
+
+// One chunk of a chunked body. Empty data gives an empty string, because a zero-size chunk
+// would end the body; use last_chunk() for that.
+inline std::string chunk(std::string_view data) {
+  if (data.empty()) return {};
+  static constexpr char digits[] = "0123456789abcdef";
+  char size[2 * sizeof(std::size_t)];
+  std::size_t n = 0;
+  for (std::size_t v = data.size(); v != 0; v >>= 4) size[n++] = digits[v & 0xF];
+  std::string out;
+  out.reserve(n + 4 + data.size());
+  while (n > 0) out += size[--n];
+  out += "\r\n";
+  out += data;
+  out += "\r\n";
+  return out;
+}
+
+inline std::string_view last_chunk() noexcept { return "0\r\n\r\n"; }
+
+// ---- header values MCP checks ----------------------------------------------------------------
+
+struct accepted_types {
+  bool json = false;          // application/json
+  bool event_stream = false;  // text/event-stream
+};
+
+namespace accept_detail {
+
+// qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] ), as thousandths; nullopt if malformed.
+inline std::optional<int> parse_qvalue(std::string_view v) {
+  if (v.empty() || (v[0] != '0' && v[0] != '1')) return std::nullopt;
+  int whole = v[0] - '0';
+  if (v.size() == 1) return whole * 1000;
+  if (v[1] != '.' || v.size() > 5) return std::nullopt;
+  int frac = 0;
+  int scale = 100;
+  for (std::size_t i = 2; i < v.size(); ++i, scale /= 10) {
+    if (!is_digit(v[i])) return std::nullopt;
+    frac += (v[i] - '0') * scale;
+  }
+  if (whole == 1 && frac != 0) return std::nullopt;
+  return whole * 1000 + frac;
+}
+
+// The best match of one media range list against type/subtype: the most specific range that
+// matches decides (RFC 9110 §12.5.1), and its q must be above zero.
+inline bool accepts(std::string_view list, std::string_view type, std::string_view subtype) {
+  int best_specificity = -1;
+  int best_q = 0;
+  for_each_list_element(list, ',', [&](std::string_view element) {
+    if (element.empty()) return;
+    std::string_view range;
+    int q = 1000;
+    bool ok = true;
+    bool first = true;
+    bool seen_q = false;
+    for_each_list_element(element, ';', [&](std::string_view part) {
+      if (first) {
+        range = part;
+        first = false;
+        return;
+      }
+      const auto eq = part.find('=');
+      if (eq == std::string_view::npos) {
+        ok = false;
+        return;
+      }
+      const auto name = trim_ows(part.substr(0, eq));
+      if (!is_token(name)) ok = false;
+      // Only the first q counts; what follows it are accept-extensions.
+      if (!seen_q && iequals(name, "q")) {
+        seen_q = true;
+        const auto parsed = parse_qvalue(trim_ows(part.substr(eq + 1)));
+        if (!parsed) ok = false;
+        else q = *parsed;
+      }
+    });
+    const auto slash = range.find('/');
+    if (!ok || slash == std::string_view::npos) return;
+    const auto rtype = range.substr(0, slash);
+    const auto rsub = range.substr(slash + 1);
+    if (!is_token(rtype) || !is_token(rsub)) return;
+    int specificity;
+    if (rtype == "*") {
+      if (rsub != "*") return;  // "*/json" is not a media range
+      specificity = 0;
+    } else if (!iequals(rtype, type)) {
+      return;
+    } else if (rsub == "*") {
+      specificity = 1;
+    } else if (iequals(rsub, subtype)) {
+      specificity = 2;
+    } else {
+      return;
+    }
+    if (specificity > best_specificity || (specificity == best_specificity && q > best_q)) {
+      best_specificity = specificity;
+      best_q = q;
+    }
+  });
+  return best_specificity >= 0 && best_q > 0;
+}
+
+}  // namespace accept_detail
+
+// What an Accept value (several Accept fields joined with ", ") allows of the two types MCP uses.
+// An empty value accepts nothing; whether a missing Accept header means "anything" is the
+// caller's call.
+inline accepted_types parse_accept(std::string_view accept) {
+  accepted_types out;
+  out.json = accept_detail::accepts(accept, "application", "json");
+  out.event_stream = accept_detail::accepts(accept, "text", "event-stream");
+  return out;
+}
+
+inline accepted_types parse_accept(const header_map& headers) {
+  std::string joined;
+  for (auto v : headers.get_all("Accept")) {
+    if (!joined.empty()) joined += ", ";
+    joined += v;
+  }
+  return parse_accept(joined);
+}
+
+// Content-Type is application/json, with any parameters, but a charset other than UTF-8 is not
+// JSON (RFC 8259 §8.1).
+inline bool is_json_content_type(std::string_view content_type) {
+  bool ok = true;
+  bool first = true;
+  for_each_list_element(content_type, ';', [&](std::string_view part) {
+    if (first) {
+      first = false;
+      ok = iequals(part, "application/json");
+      return;
+    }
+    if (!ok) return;
+    const auto eq = part.find('=');
+    if (eq == std::string_view::npos) {
+      ok = false;
+      return;
+    }
+    const auto name = trim_ows(part.substr(0, eq));
+    const auto value = trim_ows(part.substr(eq + 1));
+    if (!is_token(name) || value.empty()) ok = false;
+    else if (iequals(name, "charset") && !iequals(unquote(value), "utf-8")) ok = false;
+  });
+  return ok;
+}
+
+struct host_port {
+  std::string host;  // lower-cased; an IPv6 literal keeps its brackets, e.g. "[::1]"
+  std::optional<std::uint16_t> port;
+};
+
+// A Host header value (RFC 9110 §7.2): uri-host [ ":" port ]. No userinfo, path or spaces.
+inline std::optional<host_port> parse_host(std::string_view v) {
+  if (v.empty()) return std::nullopt;
+  host_port out;
+  std::string_view rest;
+  if (v.front() == '[') {
+    const auto close = v.find(']');
+    if (close == std::string_view::npos || close < 3) return std::nullopt;
+    bool colon = false;
+    for (char c : v.substr(1, close - 1)) {
+      const bool hex = is_digit(c) || (ascii_lower(c) >= 'a' && ascii_lower(c) <= 'f');
+      if (!hex && c != ':' && c != '.') return std::nullopt;
+      colon = colon || c == ':';
+    }
+    if (!colon) return std::nullopt;
+    out.host = to_lower(v.substr(0, close + 1));
+    rest = v.substr(close + 1);
+  } else {
+    const auto colon = v.find(':');
+    const auto name = v.substr(0, colon);
+    if (name.empty()) return std::nullopt;
+    for (char c : name) {
+      // reg-name: unreserved / pct-encoded / sub-delims (IPv4 literals fit too)
+      const bool ok = is_alpha(c) || is_digit(c) || c == '-' || c == '.' || c == '_' || c == '~' ||
+                      c == '%' || c == '!' || c == '$' || c == '&' || c == '\'' || c == '(' ||
+                      c == ')' || c == '*' || c == '+' || c == ',' || c == ';' || c == '=';
+      if (!ok) return std::nullopt;
+    }
+    out.host = to_lower(name);
+    rest = colon == std::string_view::npos ? std::string_view{} : v.substr(colon);
+  }
+  if (rest.empty()) return out;
+  if (rest.front() != ':') return std::nullopt;
+  rest.remove_prefix(1);
+  if (rest.empty()) return out;  // "host:" is allowed and means the default port
+  std::uint32_t port = 0;
+  for (char c : rest) {
+    if (!is_digit(c)) return std::nullopt;
+    port = port * 10 + std::uint32_t(c - '0');
+    if (port > 65535) return std::nullopt;
+  }
+  out.port = static_cast<std::uint16_t>(port);
+  return out;
+}
+
+struct origin {
+  std::string scheme;  // lower-cased
+  std::string host;    // as in host_port
+  std::optional<std::uint16_t> port;
+};
+
+// An Origin header value: scheme "://" host [ ":" port ], nothing after. "null" is not an origin.
+inline std::optional<origin> parse_origin(std::string_view v) {
+  const auto sep = v.find("://");
+  if (sep == std::string_view::npos || sep == 0) return std::nullopt;
+  const auto scheme = v.substr(0, sep);
+  if (!is_alpha(scheme.front())) return std::nullopt;
+  for (char c : scheme)
+    if (!is_alpha(c) && !is_digit(c) && c != '+' && c != '-' && c != '.') return std::nullopt;
+  auto hp = parse_host(v.substr(sep + 3));
+  if (!hp) return std::nullopt;
+  return origin{to_lower(scheme), std::move(hp->host), hp->port};
+}
+
+// The names a local server answers to; anything else in Host or Origin smells of DNS rebinding.
+inline bool is_loopback_host(std::string_view host) noexcept {
+  return iequals(host, "localhost") || host == "127.0.0.1" || host == "[::1]";
+}
+
+inline bool is_local_host_header(std::string_view host_value) {
+  const auto hp = parse_host(host_value);
+  return hp && is_loopback_host(hp->host);
+}
+
+inline bool is_local_origin(std::string_view origin_value) {
+  const auto o = parse_origin(origin_value);
+  return o && (o->scheme == "http" || o->scheme == "https") && is_loopback_host(o->host);
+}
+
+}  // namespace http
+}  // namespace detail
+}  // namespace v0
+}  // namespace mcp
