@@ -1,0 +1,92 @@
+// Checks messages against the official MCP JSON schema of a protocol revision (the file lives in
+// shared/reference beside the repo; MCP_REFERENCE_DIR points there).
+#pragma once
+
+#include <mcp/json.hpp>
+
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validator.hpp>
+
+namespace test {
+
+class official_schema {
+ public:
+  // nullptr when the reference file is not there (a checkout without shared/).
+  static const official_schema* revision(const std::string& version) {
+    static std::mutex mutex;
+    static std::map<std::string, std::unique_ptr<official_schema>> cache;
+    std::lock_guard lock(mutex);
+    auto& slot = cache[version];
+    if (!slot) {
+      std::ifstream in(std::string(MCP_REFERENCE_DIR) + "/mcp-schema-" + version + ".json");
+      if (!in) return nullptr;
+      slot.reset(new official_schema(mcp::json::parse(in)));
+    }
+    return slot.get();
+  }
+
+  // Empty when `value` is a valid instance of the named definition, else valijson's complaints.
+  std::string check(const mcp::json& value, const std::string& definition) const {
+    const valijson::Schema* compiled = compiled_for(definition);
+    valijson::Validator validator;
+    valijson::ValidationResults results;
+    valijson::adapters::NlohmannJsonAdapter target(value);
+    if (validator.validate(*compiled, target, &results)) return {};
+    std::string out;
+    valijson::ValidationResults::Error e;
+    while (results.popError(e)) {
+      std::string path;
+      for (auto& c : e.context) path += c;
+      out += path + ": " + e.description + "\n";
+    }
+    return out.empty() ? "invalid" : out;
+  }
+
+ private:
+  explicit official_schema(mcp::json doc) : doc_(std::move(doc)) {}
+
+  const valijson::Schema* compiled_for_unlocked(const std::string& definition) const {
+    auto it = compiled_.find(definition);
+    if (it != compiled_.end()) return it->second.get();
+    mcp::json root = doc_;
+    root.erase("$schema");  // valijson reads draft-07; the definitions use only what both drafts share
+    root["$ref"] = "#/$defs/" + definition;
+    roots_[definition] = root;
+    auto schema = std::make_unique<valijson::Schema>();
+    valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
+    valijson::adapters::NlohmannJsonAdapter adapter(roots_[definition]);
+    parser.populateSchema(adapter, *schema);
+    return (compiled_[definition] = std::move(schema)).get();
+  }
+  const valijson::Schema* compiled_for(const std::string& definition) const {
+    std::lock_guard lock(mutex_);
+    return compiled_for_unlocked(definition);
+  }
+
+  mcp::json doc_;
+  mutable std::mutex mutex_;
+  mutable std::map<std::string, std::unique_ptr<valijson::Schema>> compiled_;
+  mutable std::map<std::string, mcp::json> roots_;
+};
+
+// CHECKs that `value` is a valid `definition` of the 2025-11-25 schema, when the schema is available.
+#define CHECK_OFFICIAL(value, definition)                                                  \
+  do {                                                                                     \
+    if (auto* official = ::test::official_schema::revision("2025-11-25")) {               \
+      std::string complaints = official->check((value), (definition));                     \
+      INFO(definition << " " << (value).dump() << "\n" << complaints);                     \
+      CHECK(complaints.empty());                                                           \
+    } else {                                                                               \
+      WARN("official schema not found in " MCP_REFERENCE_DIR "; message not checked");    \
+    }                                                                                      \
+  } while (0)
+
+}  // namespace test
