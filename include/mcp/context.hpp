@@ -107,6 +107,11 @@ class context {
     return request_client("roots/list", json::object(), timeout);
   }
 
+  // Lets the client poll for this request's result instead of holding a connection open
+  // (Streamable HTTP closes the request's SSE stream; the reply is replayed when the client
+  // reconnects). Does nothing on other transports.
+  void close_stream() { replies_->close_stream(); }
+
   const std::shared_ptr<session>& session_ptr() const { return session_; }
 
  private:

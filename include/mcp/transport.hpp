@@ -16,6 +16,10 @@ class outbound {
  public:
   virtual ~outbound() = default;
   virtual void send(const json& message) = 0;
+  // Ends the underlying stream early while keeping what is sent afterwards for the client to
+  // fetch later (Streamable HTTP: close the SSE stream; the client resumes with Last-Event-ID).
+  // Transports without such streams ignore it.
+  virtual void close_stream() {}
 };
 
 // Runs a piece of work now or later, on any thread. Handlers of requests that may be slow (tool
