@@ -274,3 +274,113 @@ TEST_CASE("notes: --help and bad arguments") {
 }
 
 #endif
+
+#ifdef MCP_USERS_BINARY
+
+TEST_CASE("users: Markdown text blocks, N/A, lists, backticks, and every tool") {
+  stdio_client c({MCP_USERS_BINARY});
+  c.initialize();
+  json ada = c.call("get_user", {{"id", 1}});
+  CHECK(ada["structuredContent"]["name"] == "Ada Lovelace");
+  std::string text = text_of(ada);
+  CHECK(text.rfind("```", 0) == 0);
+  CHECK(text.find("Name: Ada Lovelace") != std::string::npos);
+
+  json alan = c.call("get_user", {{"id", 2}});
+  CHECK(text_of(alan).find("Phone: N/A") != std::string::npos);
+  CHECK_FALSE(alan["structuredContent"].contains("phone"));
+
+  json edsger = c.call("get_user", {{"id", 4}});
+  std::string fenced = text_of(edsger);
+  CHECK(fenced.rfind("````", 0) == 0);  // longer than the ``` inside the notes
+  CHECK(fenced.find("```no goto```") != std::string::npos);
+
+  json admins = c.call("search_users", {{"query", ""}, {"access", "admin"}});
+  CHECK(admins["structuredContent"]["users"].size() == 2);
+  CHECK(text_of(admins).rfind("Found 2 users:", 0) == 0);
+  json nobody = c.call("search_users", {{"query", "zzz"}});
+  CHECK(nobody["structuredContent"]["users"].empty());
+  CHECK(text_of(nobody).find("```") == std::string::npos);
+  CHECK_FALSE(text_of(nobody).empty());
+
+  json created = c.call("create_user", {{"name", "Ken Thompson"}, {"email", "ken@example.org"}});
+  CHECK(created["structuredContent"]["id"] == 7);
+  CHECK(created["structuredContent"]["access"] == "member");
+  json dup = c.call("create_user", {{"name", "Ken again"}, {"email", "KEN@example.org"}});
+  CHECK(dup["isError"] == true);
+  CHECK(text_of(dup).find("update_user") != std::string::npos);
+  json bad_email = c.call("create_user", {{"name", "X"}, {"email", "not-an-email"}});
+  CHECK(bad_email["isError"] == true);
+  CHECK(text_of(bad_email).find("/email") != std::string::npos);
+
+  json updated = c.call("update_user", {{"id", 7}, {"phone", "+1 555"}});
+  CHECK(updated["structuredContent"]["phone"] == "+1 555");
+  CHECK(updated["structuredContent"]["name"] == "Ken Thompson");
+  CHECK(c.call("update_user", {{"id", 99}})["isError"] == true);
+  CHECK(text_of(c.call("delete_user", {{"id", 7}})) == "Deleted user 7 (Ken Thompson).");
+  CHECK(c.call("delete_user", {{"id", 7}})["isError"] == true);
+  CHECK(c.call("get_user", {{"id", 0}})["isError"] == true);
+}
+
+#endif
+
+#ifdef MCP_SUBMIT_RESULT_BINARY
+
+TEST_CASE("submit_result: schemas from a file, precise errors, accepted results appended") {
+  std::string dir = scratch_dir("submit");
+  std::string out = dir + "/results.jsonl";
+  stdio_client c({MCP_SUBMIT_RESULT_BINARY, "--tools", std::string(MCP_EXAMPLES_DIR) + "/submit_result/tools.json", "--out", out});
+  c.initialize();
+  json tools = c.request("tools/list")["result"]["tools"];
+  REQUIRE(tools.size() == 1);
+  CHECK(tools[0]["name"] == "submit_result");
+
+  json missing = c.call("submit_result", {{"summary", std::string(60, 's')}});
+  CHECK(missing["isError"] == true);
+  std::string why = text_of(missing);
+  CHECK(why.find("findings") != std::string::npos);
+  CHECK(why.find("parse") == std::string::npos);
+
+  json bad = c.call("submit_result", {{"summary", "too short"}, {"findings", {{{"title", "Leak"}, {"confidence", "sure"}}}}});
+  CHECK(bad["isError"] == true);
+  CHECK(text_of(bad).find("/summary") != std::string::npos);
+  CHECK(text_of(bad).find("/findings/0/confidence") != std::string::npos);
+  CHECK(read_file(out).empty());
+
+  json good_args = {{"summary", std::string(60, 's')}, {"findings", {{{"title", "Leak"}, {"confidence", "high"}}}}};
+  json ok = c.call("submit_result", good_args);
+  CHECK_FALSE(ok.value("isError", false));
+  c.call("submit_result", good_args);
+  std::istringstream lines(read_file(out));
+  int count = 0;
+  for (std::string line; std::getline(lines, line); ++count)
+    CHECK(json::parse(line) == json{{"tool", "submit_result"}, {"arguments", good_args}});
+  CHECK(count == 2);
+}
+
+TEST_CASE("submit_result: a bad schema stops start-up with a precise message") {
+  std::string dir = scratch_dir("submit-bad");
+  auto try_tools = [&](const json& tools) {
+    {
+      std::ofstream f(dir + "/tools.json");
+      f << tools.dump();
+    }
+    test::subprocess p({MCP_SUBMIT_RESULT_BINARY, "--tools", dir + "/tools.json"});
+    auto code = p.wait(10s);
+    CHECK_FALSE(p.read_line(100ms));
+    return std::make_pair(code, p.stderr_text());
+  };
+  auto [code1, err1] = try_tools({{"tools", {{{"name", "t"}, {"description", "d"}, {"inputSchema", {{"type", "array"}}}}}}});
+  CHECK(code1 == 2);
+  CHECK(err1.find("/tools/0") != std::string::npos);
+  CHECK(err1.find("object") != std::string::npos);
+  auto [code2, err2] = try_tools({{"tools", {{{"name", "t"}, {"description", "d"},
+                                              {"inputSchema", {{"type", "object"}, {"properties", {{"a", {{"type", "strin"}}}}}}}}}}});
+  CHECK(code2 == 2);
+  CHECK(err2.find("strin") != std::string::npos);
+  auto [code3, err3] = try_tools({{"tools", {{{"name", "bad name"}, {"description", "d"}, {"inputSchema", {{"type", "object"}}}}}}});
+  CHECK(code3 == 2);
+  CHECK(err3.find("bad name") != std::string::npos);
+}
+
+#endif
