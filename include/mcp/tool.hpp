@@ -119,7 +119,17 @@ struct handler_shape {
 
 // --- turning a handler's answer into a CallToolResult ----------------------------------------
 
-inline json error_result(const std::string& text) { return tool_result{{mcp::text(text)}, std::nullopt, true}.to_json(); }
+inline json error_result(const std::string& text) {
+  tool_result r;
+  r.content.push_back(mcp::text(text));
+  r.is_error = true;
+  return r.to_json();
+}
+inline json text_result(std::string text) {
+  tool_result r;
+  r.content.push_back(mcp::text(std::move(text)));
+  return r.to_json();
+}
 
 // Non-object values are carried as {"result": value}, which is what 2025-era clients accept.
 inline json wrap_structured(json value) {
@@ -225,7 +235,7 @@ json to_call_result(R&& value, const pipeline_settings& s) {
   } else if constexpr (std::is_same_v<T, tool_result>) {
     return value.to_json();
   } else if constexpr (std::is_same_v<T, std::string>) {
-    return tool_result{{mcp::text(budgeted(std::move(value), s))}}.to_json();
+    return text_result(budgeted(std::move(value), s));
   } else if constexpr (std::is_same_v<T, tool_error>) {
     return error_result(value.what());
   } else {
