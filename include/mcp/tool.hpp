@@ -53,8 +53,8 @@ template <class F, class = void>
 struct handler_signature {
   static constexpr bool known = false;
 };
-template <class C, class R, class... A>
-struct member_signature;
+template <class M>
+struct member_signature {};
 #define MCP_DETAIL_MEMBER_SIG(QUALS)                                                    \
   template <class C, class R, class... A>                                               \
   struct member_signature<R (C::*)(A...) QUALS> : fn_signature<R, A...> {};
@@ -63,8 +63,6 @@ MCP_DETAIL_MEMBER_SIG(const)
 MCP_DETAIL_MEMBER_SIG(noexcept)
 MCP_DETAIL_MEMBER_SIG(const noexcept)
 #undef MCP_DETAIL_MEMBER_SIG
-template <class C, class R, class... A>
-struct member_signature {};
 template <class F>
 struct handler_signature<F, std::void_t<decltype(&F::operator())>> : member_signature<decltype(&F::operator())> {};
 template <class R, class... A>
@@ -99,7 +97,8 @@ struct handler_shape<Sig, 1> {
   using a0 = std::tuple_element_t<0, typename Sig::args>;
   static constexpr bool takes_context = is_context_ref_v<a0>;
   using input = std::conditional_t<takes_context, void, std::decay_t<a0>>;
-  static constexpr bool valid = takes_context || std::is_same_v<a0, const input&> || std::is_same_v<a0, input>;
+  static constexpr bool valid = takes_context || std::is_same_v<a0, const std::decay_t<a0>&> ||
+                                std::is_same_v<a0, std::decay_t<a0>>;
 };
 template <class Sig>
 struct handler_shape<Sig, 2> {

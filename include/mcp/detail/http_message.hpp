@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -425,6 +426,7 @@ inline bool accepts(std::string_view list, std::string_view type, std::string_vi
         first = false;
         return;
       }
+      if (part.empty()) return;  // "type/sub;" is allowed: parameters may be empty
       const auto eq = part.find('=');
       if (eq == std::string_view::npos) {
         ok = false;
@@ -498,7 +500,7 @@ inline bool is_json_content_type(std::string_view content_type) {
       ok = iequals(part, "application/json");
       return;
     }
-    if (!ok) return;
+    if (!ok || part.empty()) return;
     const auto eq = part.find('=');
     if (eq == std::string_view::npos) {
       ok = false;

@@ -1,0 +1,29 @@
+// expect:
+// Control case: correct use must compile, so that the failures above are failures for their reason.
+#include <mcp/reflect.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace app {
+enum class mode { fast, slow };
+MCP_ENUM(mode, (fast, "fast"), (slow, "slow"));
+struct point {
+  double x, y;
+};
+MCP_STRUCT(point, (x, "X"), (y, "Y"));
+class args {
+  MCP_STRUCT_FRIEND(args);
+  std::string name;
+  int count = 1;
+  std::optional<mode> how;
+  std::vector<point> path;
+  std::map<std::string, int> counts;
+};
+MCP_STRUCT(args, (name, "Name", mcp::min_length(1), mcp::pattern("^a")), (count, "Count", mcp::minimum(0)),
+           (how, "Speed", mcp::default_value(mode::fast)), (path, "Points", mcp::max_items(3)), (counts));
+}  // namespace app
+
+int main() { return mcp::schema_of<app::args>().is_object() ? 0 : 1; }

@@ -1,0 +1,15 @@
+// expect: mcp: field type not supported.*declare your own structs with MCP_STRUCT
+// A nested struct that has no MCP_STRUCT of its own.
+#include <mcp/reflect.hpp>
+
+#include <vector>
+
+namespace app {
+struct point {
+  double x, y;
+};
+struct args {
+  std::vector<point> path;
+};
+MCP_STRUCT(args, (path, "Points"));
+}  // namespace app

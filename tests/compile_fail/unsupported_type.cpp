@@ -1,0 +1,12 @@
+// expect: mcp: field type not supported. supported types are bool, integers
+// A std::list field: not one of the mapped containers.
+#include <mcp/reflect.hpp>
+
+#include <list>
+
+namespace app {
+struct args {
+  std::list<int> values;
+};
+MCP_STRUCT(args, (values, "Values"));
+}  // namespace app

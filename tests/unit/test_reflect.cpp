@@ -1,0 +1,766 @@
+// Reflection: MCP_STRUCT / MCP_ENUM, encode/decode, schema_of (golden files + valijson).
+#include "catch.hpp"
+
+#include <mcp/constraints.hpp>
+#include <mcp/reflect.hpp>
+#include <mcp/schema.hpp>
+
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validation_results.hpp>
+#include <valijson/validator.hpp>
+
+#include <array>
+#include <cstdint>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <variant>
+#include <vector>
+
+namespace reflect_test {
+
+enum class visibility { private_, team };
+MCP_ENUM(visibility, (private_, "private"), (team, "team", "Everyone on the team"));
+
+struct create_note_args {
+  std::string title;
+  std::string body;
+  visibility vis = visibility::team;
+  std::optional<int> limit;
+};
+MCP_STRUCT(create_note_args,
+  (title, "Unique title for the note", mcp::min_length(3), mcp::max_length(80)),
+  (body,  "Note body"),
+  (vis,   "Who can see the note"),
+  (limit, "Max results", mcp::minimum(1), mcp::maximum(50)));
+
+enum class color { red, green, blue };
+MCP_ENUM(color, (red, "red", "Warm"), (green, "green"), (blue));  // blue keeps its C++ name
+
+struct point {
+  double x;
+  double y;
+};
+MCP_STRUCT(point, (x, "Horizontal"), (y, "Vertical"));
+
+struct circle {
+  point center;
+  double radius;
+};
+MCP_STRUCT(circle, (center, "Centre"), (radius, "Radius", mcp::exclusive_minimum(0)));
+
+struct square {
+  point corner;
+  double side;
+};
+MCP_STRUCT(square, (corner, "Top-left corner"), (side, "Side length", mcp::minimum(0)));
+
+// Every supported field type and every constraint.
+struct everything {
+  bool flag;
+  std::int8_t i8;
+  std::uint8_t u8;
+  std::int16_t i16;
+  std::uint16_t u16;
+  std::int32_t i32;
+  std::uint32_t u32;
+  std::int64_t i64;
+  std::uint64_t u64;
+  long long ll;
+  float f32;
+  double f64;
+  std::string text;
+  std::optional<int> maybe_int;
+  std::optional<point> maybe_point;
+  std::vector<std::string> tags;
+  std::array<int, 3> rgb;
+  std::set<std::string> labels;
+  std::map<std::string, int> counts;
+  point origin;
+  std::vector<point> path;
+  std::map<std::string, point> places;
+  color shade = color::green;
+  std::vector<color> palette;
+  std::variant<circle, square> shape;
+  mcp::json extra;
+  // constrained
+  int percent;
+  double ratio;
+  int step;
+  std::string code;
+  std::string email;
+  std::vector<int> scores;
+  std::uint8_t retries = 3;
+  int level;
+  std::string mode;
+  bool legacy;
+  std::string nickname;
+  std::optional<std::string> note;
+};
+MCP_STRUCT(everything,
+  (flag, "A switch"),
+  (i8, "int8"), (u8, "uint8"), (i16, "int16"), (u16, "uint16"), (i32, "int32"), (u32, "uint32"),
+  (i64, "int64"), (u64, "uint64"), (ll, "long long"),
+  (f32, "float"), (f64, "double"), (text, "Free text"),
+  (maybe_int, "Optional number"), (maybe_point, "Optional point"),
+  (tags, "Tags"), (rgb, "Colour triple"), (labels, "Unique labels"), (counts, "Counts by name"),
+  (origin, "Origin"), (path, "Points in order"), (places, "Named points"),
+  (shade, "Shade"), (palette, "Colours"), (shape, "A circle or a square"), (extra, "Anything"),
+  (percent, "Percent", mcp::minimum(0), mcp::maximum(100)),
+  (ratio, "Open interval", mcp::exclusive_minimum(0), mcp::exclusive_maximum(1)),
+  (step, "Multiple of five", mcp::multiple_of(5)),
+  (code, "Three capitals", mcp::pattern("^[A-Z]{3}$"), mcp::min_length(3), mcp::max_length(3)),
+  (email, "Mail address", mcp::format("email")),
+  (scores, "Scores", mcp::min_items(1), mcp::max_items(10), mcp::unique_items()),
+  (retries, "Retries"),
+  (level, "Level", mcp::default_value(2)),
+  (mode, "Mode", mcp::examples("fast", "slow")),
+  (legacy, "Old switch", mcp::deprecated()),
+  (nickname, "Nickname", mcp::title("Display name")),
+  (note));  // no description
+
+// A recursive type: its schema needs $defs/$ref.
+struct tree {
+  std::string name;
+  std::vector<tree> children;
+};
+MCP_STRUCT(tree, (name, "Node name"), (children, "Child nodes"));
+
+// Mutual recursion through two types.
+struct department;
+struct employee {
+  std::string name;
+  std::vector<department> manages;
+};
+struct department {
+  std::string title;
+  std::vector<employee> staff;
+};
+MCP_STRUCT(employee, (name, "Name"), (manages, "Departments run"));
+MCP_STRUCT(department, (title, "Title"), (staff, "Staff"));
+
+// Private members, reached through MCP_STRUCT_FRIEND.
+class account {
+  MCP_STRUCT_FRIEND(account);
+  std::string owner_;
+  int balance_ = 0;
+
+ public:
+  account() = default;
+  account(std::string owner, int balance) : owner_(std::move(owner)), balance_(balance) {}
+  const std::string& owner() const { return owner_; }
+  int balance() const { return balance_; }
+};
+MCP_STRUCT(account, (owner_, "Owner"), (balance_, "Balance in cents"));
+
+struct no_args {};
+MCP_STRUCT(no_args);
+
+// A zero-valued default cannot be seen, so it is declared.
+struct defaults {
+  int zero = 0;
+  int seven = 7;
+  std::string empty;
+  std::string hello = "hello";
+  std::optional<int> five = 5;
+};
+MCP_STRUCT(defaults, (zero, "Declared default", mcp::default_value(0)), (seven, "Initialised"),
+           (empty, "Required"), (hello, "Initialised string"), (five, "Optional with a value"));
+
+struct odd_keys {
+  std::map<std::string, int> by_path;
+};
+MCP_STRUCT(odd_keys, (by_path, "Keys that need escaping in a JSON Pointer"));
+
+struct numbers {
+  std::vector<int> ints;
+  std::set<int> unique;
+};
+MCP_STRUCT(numbers, (ints, "Ints"), (unique, "Unique ints"));
+
+// At the macros' limit: 128 fields and 128 enumerators.
+struct wide {
+  int f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15;
+  int f16, f17, f18, f19, f20, f21, f22, f23, f24, f25, f26, f27, f28, f29, f30, f31;
+  int f32, f33, f34, f35, f36, f37, f38, f39, f40, f41, f42, f43, f44, f45, f46, f47;
+  int f48, f49, f50, f51, f52, f53, f54, f55, f56, f57, f58, f59, f60, f61, f62, f63;
+  int f64, f65, f66, f67, f68, f69, f70, f71, f72, f73, f74, f75, f76, f77, f78, f79;
+  int f80, f81, f82, f83, f84, f85, f86, f87, f88, f89, f90, f91, f92, f93, f94, f95;
+  int f96, f97, f98, f99, f100, f101, f102, f103, f104, f105, f106, f107, f108, f109, f110, f111;
+  int f112, f113, f114, f115, f116, f117, f118, f119, f120, f121, f122, f123, f124, f125, f126, f127;
+};
+MCP_STRUCT(wide,
+  (f0, "field 0"), (f1, "field 1"), (f2, "field 2"), (f3, "field 3"), (f4, "field 4"), (f5, "field 5"),
+  (f6, "field 6"), (f7, "field 7"), (f8, "field 8"), (f9, "field 9"), (f10, "field 10"), (f11, "field 11"),
+  (f12, "field 12"), (f13, "field 13"), (f14, "field 14"), (f15, "field 15"), (f16, "field 16"), (f17, "field 17"),
+  (f18, "field 18"), (f19, "field 19"), (f20, "field 20"), (f21, "field 21"), (f22, "field 22"), (f23, "field 23"),
+  (f24, "field 24"), (f25, "field 25"), (f26, "field 26"), (f27, "field 27"), (f28, "field 28"), (f29, "field 29"),
+  (f30, "field 30"), (f31, "field 31"), (f32, "field 32"), (f33, "field 33"), (f34, "field 34"), (f35, "field 35"),
+  (f36, "field 36"), (f37, "field 37"), (f38, "field 38"), (f39, "field 39"), (f40, "field 40"), (f41, "field 41"),
+  (f42, "field 42"), (f43, "field 43"), (f44, "field 44"), (f45, "field 45"), (f46, "field 46"), (f47, "field 47"),
+  (f48, "field 48"), (f49, "field 49"), (f50, "field 50"), (f51, "field 51"), (f52, "field 52"), (f53, "field 53"),
+  (f54, "field 54"), (f55, "field 55"), (f56, "field 56"), (f57, "field 57"), (f58, "field 58"), (f59, "field 59"),
+  (f60, "field 60"), (f61, "field 61"), (f62, "field 62"), (f63, "field 63"), (f64, "field 64"), (f65, "field 65"),
+  (f66, "field 66"), (f67, "field 67"), (f68, "field 68"), (f69, "field 69"), (f70, "field 70"), (f71, "field 71"),
+  (f72, "field 72"), (f73, "field 73"), (f74, "field 74"), (f75, "field 75"), (f76, "field 76"), (f77, "field 77"),
+  (f78, "field 78"), (f79, "field 79"), (f80, "field 80"), (f81, "field 81"), (f82, "field 82"), (f83, "field 83"),
+  (f84, "field 84"), (f85, "field 85"), (f86, "field 86"), (f87, "field 87"), (f88, "field 88"), (f89, "field 89"),
+  (f90, "field 90"), (f91, "field 91"), (f92, "field 92"), (f93, "field 93"), (f94, "field 94"), (f95, "field 95"),
+  (f96, "field 96"), (f97, "field 97"), (f98, "field 98"), (f99, "field 99"), (f100, "field 100"), (f101, "field 101"),
+  (f102, "field 102"), (f103, "field 103"), (f104, "field 104"), (f105, "field 105"), (f106, "field 106"), (f107, "field 107"),
+  (f108, "field 108"), (f109, "field 109"), (f110, "field 110"), (f111, "field 111"), (f112, "field 112"), (f113, "field 113"),
+  (f114, "field 114"), (f115, "field 115"), (f116, "field 116"), (f117, "field 117"), (f118, "field 118"), (f119, "field 119"),
+  (f120, "field 120"), (f121, "field 121"), (f122, "field 122"), (f123, "field 123"), (f124, "field 124"), (f125, "field 125"),
+  (f126, "field 126"), (f127, "field 127"));
+enum class many {
+  e0, e1, e2, e3, e4, e5, e6, e7, e8, e9, e10, e11, e12, e13, e14, e15,
+  e16, e17, e18, e19, e20, e21, e22, e23, e24, e25, e26, e27, e28, e29, e30, e31,
+  e32, e33, e34, e35, e36, e37, e38, e39, e40, e41, e42, e43, e44, e45, e46, e47,
+  e48, e49, e50, e51, e52, e53, e54, e55, e56, e57, e58, e59, e60, e61, e62, e63,
+  e64, e65, e66, e67, e68, e69, e70, e71, e72, e73, e74, e75, e76, e77, e78, e79,
+  e80, e81, e82, e83, e84, e85, e86, e87, e88, e89, e90, e91, e92, e93, e94, e95,
+  e96, e97, e98, e99, e100, e101, e102, e103, e104, e105, e106, e107, e108, e109, e110, e111,
+  e112, e113, e114, e115, e116, e117, e118, e119, e120, e121, e122, e123, e124, e125, e126, e127
+};
+MCP_ENUM(many,
+  (e0, "v0"), (e1, "v1"), (e2, "v2"), (e3, "v3"), (e4, "v4"), (e5, "v5"), (e6, "v6"), (e7, "v7"),
+  (e8, "v8"), (e9, "v9"), (e10, "v10"), (e11, "v11"), (e12, "v12"), (e13, "v13"), (e14, "v14"), (e15, "v15"),
+  (e16, "v16"), (e17, "v17"), (e18, "v18"), (e19, "v19"), (e20, "v20"), (e21, "v21"), (e22, "v22"), (e23, "v23"),
+  (e24, "v24"), (e25, "v25"), (e26, "v26"), (e27, "v27"), (e28, "v28"), (e29, "v29"), (e30, "v30"), (e31, "v31"),
+  (e32, "v32"), (e33, "v33"), (e34, "v34"), (e35, "v35"), (e36, "v36"), (e37, "v37"), (e38, "v38"), (e39, "v39"),
+  (e40, "v40"), (e41, "v41"), (e42, "v42"), (e43, "v43"), (e44, "v44"), (e45, "v45"), (e46, "v46"), (e47, "v47"),
+  (e48, "v48"), (e49, "v49"), (e50, "v50"), (e51, "v51"), (e52, "v52"), (e53, "v53"), (e54, "v54"), (e55, "v55"),
+  (e56, "v56"), (e57, "v57"), (e58, "v58"), (e59, "v59"), (e60, "v60"), (e61, "v61"), (e62, "v62"), (e63, "v63"),
+  (e64, "v64"), (e65, "v65"), (e66, "v66"), (e67, "v67"), (e68, "v68"), (e69, "v69"), (e70, "v70"), (e71, "v71"),
+  (e72, "v72"), (e73, "v73"), (e74, "v74"), (e75, "v75"), (e76, "v76"), (e77, "v77"), (e78, "v78"), (e79, "v79"),
+  (e80, "v80"), (e81, "v81"), (e82, "v82"), (e83, "v83"), (e84, "v84"), (e85, "v85"), (e86, "v86"), (e87, "v87"),
+  (e88, "v88"), (e89, "v89"), (e90, "v90"), (e91, "v91"), (e92, "v92"), (e93, "v93"), (e94, "v94"), (e95, "v95"),
+  (e96, "v96"), (e97, "v97"), (e98, "v98"), (e99, "v99"), (e100, "v100"), (e101, "v101"), (e102, "v102"), (e103, "v103"),
+  (e104, "v104"), (e105, "v105"), (e106, "v106"), (e107, "v107"), (e108, "v108"), (e109, "v109"), (e110, "v110"), (e111, "v111"),
+  (e112, "v112"), (e113, "v113"), (e114, "v114"), (e115, "v115"), (e116, "v116"), (e117, "v117"), (e118, "v118"), (e119, "v119"),
+  (e120, "v120"), (e121, "v121"), (e122, "v122"), (e123, "v123"), (e124, "v124"), (e125, "v125"), (e126, "v126"), (e127, "v127"));
+
+}  // namespace reflect_test
+
+namespace {
+
+using mcp::json;
+namespace rt = reflect_test;
+
+static_assert(mcp::is_reflected_v<rt::create_note_args>);
+static_assert(mcp::is_reflected_v<rt::account>);
+static_assert(!mcp::is_reflected_v<rt::visibility>);
+static_assert(!mcp::is_reflected_v<int>);
+static_assert(!mcp::is_reflected_v<std::string>);
+static_assert(mcp::is_reflected_enum_v<rt::visibility>);
+static_assert(!mcp::is_reflected_enum_v<rt::point>);
+static_assert(mcp::is_reflected<rt::tree>::value && mcp::is_reflected_enum<rt::many>::value);
+
+json load_golden(const std::string& name) {
+  std::ifstream in(std::string(MCP_TEST_SOURCE_DIR) + "/golden/" + name);
+  REQUIRE(in.good());
+  return json::parse(in);
+}
+
+// Compares parsed JSON; on a mismatch shows both and leaves the actual output beside the build.
+void check_golden(const json& actual, const std::string& name) {
+  const json expected = load_golden(name);
+  if (actual != expected) {
+    std::ofstream(std::string(MCP_TEST_BINARY_DIR) + "/" + name + ".actual") << actual.dump(2) << "\n";
+    std::cerr << "golden mismatch for " << name << "\n--- expected\n"
+              << expected.dump(2) << "\n--- actual\n"
+              << actual.dump(2) << "\n--- diff (patch turning expected into actual)\n"
+              << json::diff(expected, actual).dump(2) << "\n";
+  }
+  CHECK(actual == expected);
+}
+
+// A draft-07 schema compiled by valijson (throws if valijson rejects the schema).
+struct compiled_schema {
+  explicit compiled_schema(const json& document) : doc(document) {
+    valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
+    valijson::adapters::NlohmannJsonAdapter adapter(doc);
+    parser.populateSchema(adapter, schema);
+  }
+  bool accepts(const json& instance) const { return why_not(instance).empty(); }
+  // valijson's reasons for rejecting instance ("" if it accepts it): CHECK(v.why_not(x) == "")
+  // shows them when it fails.
+  std::string why_not(const json& instance) const {
+    valijson::Validator validator;
+    valijson::ValidationResults results;
+    valijson::adapters::NlohmannJsonAdapter adapter(instance);
+    if (validator.validate(schema, adapter, &results)) return "";
+    std::string out = "rejected";
+    valijson::ValidationResults::Error error;
+    while (results.popError(error)) {
+      out += "\n  ";
+      for (const auto& part : error.context) out += part;
+      out += ": " + error.description;
+    }
+    return out;
+  }
+  json doc;
+  valijson::Schema schema;
+};
+
+template <class T>
+T round_trip(const T& value) {
+  return mcp::decode<T>(mcp::encode(value));
+}
+
+// The JSON Pointer of the decode_error that decoding j as T throws ("<none>" if it does not throw).
+template <class T>
+std::string error_pointer(const json& j, std::string* reason = nullptr) {
+  try {
+    (void)mcp::decode<T>(j);
+  } catch (const mcp::decode_error& e) {
+    if (reason) *reason = e.reason;
+    return e.pointer;
+  }
+  return "<none>";
+}
+
+rt::everything sample_everything() {
+  rt::everything e;
+  e.flag = true;
+  e.i8 = -128;
+  e.u8 = 255;
+  e.i16 = -32768;
+  e.u16 = 65535;
+  e.i32 = std::numeric_limits<std::int32_t>::min();
+  e.u32 = std::numeric_limits<std::uint32_t>::max();
+  e.i64 = std::numeric_limits<std::int64_t>::min();
+  e.u64 = std::numeric_limits<std::uint64_t>::max();
+  e.ll = -5;
+  e.f32 = 1.5f;
+  e.f64 = -0.25;
+  e.text = "h\xC3\xA9llo \"quoted\"";
+  e.maybe_int = 4;
+  e.maybe_point = rt::point{1, 2};
+  e.tags = {"a", "b", "a"};
+  e.rgb = {1, 2, 3};
+  e.labels = {"x", "y"};
+  e.counts = {{"one", 1}, {"two", 2}};
+  e.origin = {0.5, -0.5};
+  e.path = {{1, 1}, {2, 2}};
+  e.places = {{"home", {3, 4}}};
+  e.shade = rt::color::blue;
+  e.palette = {rt::color::red, rt::color::red};
+  e.shape = rt::square{{0, 0}, 2};
+  e.extra = json{{"any", {1, "two", nullptr}}};
+  e.percent = 50;
+  e.ratio = 0.5;
+  e.step = 15;
+  e.code = "ABC";
+  e.email = "a@b.c";
+  e.scores = {3, 1, 2};
+  e.retries = 9;
+  e.level = 4;
+  e.mode = "fast";
+  e.legacy = false;
+  e.nickname = "nick";
+  return e;
+}
+
+TEST_CASE("reflect: create_note_args schema matches the golden file and validates", "[reflect]") {
+  const json& schema = mcp::schema_of<rt::create_note_args>();
+  check_golden(schema, "create_note_args.json");
+  CHECK(schema["required"] == json({"title", "body"}));
+  CHECK(schema["properties"]["vis"]["default"] == "team");
+  CHECK(schema["properties"]["vis"]["enum"] == json({"private", "team"}));
+
+  compiled_schema v(schema);
+  CHECK(v.accepts({{"title", "abc"}, {"body", ""}}));
+  CHECK(v.accepts({{"title", "abc"}, {"body", ""}, {"vis", "private"}, {"limit", 50}}));
+  CHECK_FALSE(v.accepts({{"title", "ab"}, {"body", ""}}));                       // too short
+  CHECK_FALSE(v.accepts({{"title", "abc"}}));                                    // body missing
+  CHECK_FALSE(v.accepts({{"title", "abc"}, {"body", ""}, {"limit", 51}}));       // over maximum
+  CHECK_FALSE(v.accepts({{"title", "abc"}, {"body", ""}, {"vis", "public"}}));   // not in enum
+  CHECK_FALSE(v.accepts({{"title", "abc"}, {"body", ""}, {"colour", "red"}}));   // unknown property
+}
+
+TEST_CASE("reflect: the ordered schema keeps declaration order", "[reflect]") {
+  const auto& ordered = mcp::schema_of_ordered<rt::create_note_args>();
+  std::vector<std::string> keys;
+  for (const auto& item : ordered["properties"].items()) keys.push_back(item.key());
+  CHECK(keys == std::vector<std::string>{"title", "body", "vis", "limit"});
+  CHECK(json::parse(ordered.dump()) == mcp::schema_of<rt::create_note_args>());
+}
+
+TEST_CASE("reflect: a struct with every type and constraint matches the golden file", "[reflect]") {
+  const json& schema = mcp::schema_of<rt::everything>();
+  check_golden(schema, "everything.json");
+
+  compiled_schema v(schema);
+  json good = mcp::encode(sample_everything());
+  // valijson's nlohmann adapter reads integers as int64_t, so it cannot check values above 2^63.
+  good["u64"] = std::numeric_limits<std::int64_t>::max();
+  CHECK(v.why_not(good) == "");
+  auto with = [&](const char* key, json value) {
+    json j = good;
+    j[key] = std::move(value);
+    return j;
+  };
+  auto without = [&](const char* key) {
+    json j = good;
+    j.erase(key);
+    return j;
+  };
+  CHECK_FALSE(v.accepts(with("u8", 256)));
+  CHECK_FALSE(v.accepts(with("i8", -129)));
+  CHECK_FALSE(v.accepts(with("i32", 1.5)));
+  CHECK_FALSE(v.accepts(with("percent", 101)));
+  CHECK_FALSE(v.accepts(with("ratio", 1)));
+  CHECK_FALSE(v.accepts(with("ratio", 0)));
+  CHECK_FALSE(v.accepts(with("step", 7)));
+  CHECK_FALSE(v.accepts(with("code", "ABCD")));
+  CHECK_FALSE(v.accepts(with("code", "abc")));
+  CHECK_FALSE(v.accepts(with("scores", json::array())));
+  CHECK_FALSE(v.accepts(with("scores", {1, 1})));
+  CHECK_FALSE(v.accepts(with("rgb", {1, 2})));
+  CHECK_FALSE(v.accepts(with("labels", {"x", "x"})));
+  CHECK_FALSE(v.accepts(with("counts", {{"one", "1"}})));
+  CHECK_FALSE(v.accepts(with("shade", "purple")));
+  CHECK_FALSE(v.accepts(with("origin", {{"x", 1}})));
+  CHECK_FALSE(v.accepts(with("origin", {{"x", 1}, {"y", 2}, {"z", 3}})));
+  CHECK_FALSE(v.accepts(with("shape", {{"radius", 1}})));
+  CHECK_FALSE(v.accepts(with("maybe_int", nullptr)));  // optional is not nullable
+  CHECK_FALSE(v.accepts(without("text")));
+  CHECK(v.why_not(with("extra", "a string is fine too")) == "");
+  CHECK(v.why_not(with("shape", {{"center", {{"x", 0}, {"y", 0}}}, {"radius", 1}})) == "");
+  CHECK(v.why_not(without("maybe_int")) == "");
+  CHECK(v.why_not(without("retries")) == "");
+  CHECK(v.why_not(without("level")) == "");
+  CHECK(v.why_not(without("shade")) == "");
+}
+
+TEST_CASE("reflect: every type round-trips through encode/decode", "[reflect]") {
+  const rt::everything e = sample_everything();
+  const json j = mcp::encode(e);
+  CHECK(j["u64"].get<std::uint64_t>() == std::numeric_limits<std::uint64_t>::max());
+  CHECK(j["i64"].get<std::int64_t>() == std::numeric_limits<std::int64_t>::min());
+  CHECK(j["shade"] == "blue");
+  CHECK(j["palette"] == json({"red", "red"}));
+  CHECK(j["shape"] == json({{"corner", {{"x", 0.0}, {"y", 0.0}}}, {"side", 2.0}}));
+  CHECK(j["labels"] == json({"x", "y"}));
+  CHECK(j["counts"] == json({{"one", 1}, {"two", 2}}));
+  CHECK_FALSE(j.contains("note"));  // absent optional: key left out
+
+  const auto back = mcp::decode<rt::everything>(j);
+  CHECK(back.u64 == e.u64);
+  CHECK(back.i64 == e.i64);
+  CHECK(back.i8 == e.i8);
+  CHECK(back.f32 == e.f32);
+  CHECK(back.text == e.text);
+  CHECK(back.maybe_point.has_value());
+  CHECK(back.maybe_point->y == 2);
+  CHECK(back.tags == e.tags);
+  CHECK(back.rgb == e.rgb);
+  CHECK(back.labels == e.labels);
+  CHECK(back.counts == e.counts);
+  CHECK(back.places.at("home").x == 3);
+  CHECK(back.shade == rt::color::blue);
+  CHECK(back.palette == e.palette);
+  REQUIRE(back.shape.index() == 1);
+  CHECK(std::get<rt::square>(back.shape).side == 2);
+  CHECK(back.extra == e.extra);
+  CHECK(back.scores == e.scores);
+  CHECK_FALSE(back.note.has_value());
+  CHECK(mcp::encode(back) == j);
+
+  // Top-level values of each kind.
+  CHECK(round_trip(std::vector<int>{1, 2, 3}) == std::vector<int>{1, 2, 3});
+  CHECK(round_trip(std::vector<bool>{true, false}) == std::vector<bool>{true, false});
+  CHECK(round_trip(std::optional<std::string>("x")) == std::optional<std::string>("x"));
+  CHECK(round_trip(std::optional<std::string>()) == std::nullopt);
+  CHECK(round_trip(std::map<std::string, rt::color>{{"a", rt::color::green}}).at("a") == rt::color::green);
+  CHECK(mcp::encode(rt::color::red) == "red");
+  CHECK(mcp::decode<rt::color>("blue") == rt::color::blue);
+  CHECK(mcp::encode(std::variant<int, std::string>("s")) == "s");
+  CHECK(mcp::decode<std::variant<int, std::string>>(7).index() == 0);
+}
+
+TEST_CASE("reflect: nlohmann conversions use the reflection", "[reflect]") {
+  rt::create_note_args args{"Title", "Body", rt::visibility::private_, 3};
+  json j = args;
+  CHECK(j == json({{"title", "Title"}, {"body", "Body"}, {"vis", "private"}, {"limit", 3}}));
+  auto back = j.get<rt::create_note_args>();
+  CHECK(back.title == "Title");
+  CHECK(back.vis == rt::visibility::private_);
+  CHECK(back.limit == 3);
+
+  json e = rt::visibility::team;
+  CHECK(e == "team");
+  CHECK(json("private").get<rt::visibility>() == rt::visibility::private_);
+  CHECK_THROWS_AS(json(1).get<rt::visibility>(), mcp::decode_error);  // no silent integer fallback
+
+  std::vector<rt::point> points{{1, 2}, {3, 4}};
+  json list = points;
+  CHECK(list == json::parse(R"([{"x":1.0,"y":2.0},{"x":3.0,"y":4.0}])"));
+  CHECK(list.get<std::vector<rt::point>>()[1].y == 4);
+
+  rt::point p;
+  json({{"x", 5}, {"y", 6}}).get_to(p);
+  CHECK(p.x == 5);
+}
+
+TEST_CASE("reflect: required fields and defaults", "[reflect]") {
+  const json& schema = mcp::schema_of<rt::defaults>();
+  CHECK(schema["required"] == json({"empty"}));
+  CHECK(schema["properties"]["zero"]["default"] == 0);
+  CHECK(schema["properties"]["seven"]["default"] == 7);
+  CHECK(schema["properties"]["hello"]["default"] == "hello");
+  CHECK(schema["properties"]["five"]["default"] == 5);
+  CHECK_FALSE(schema["properties"]["empty"].contains("default"));
+
+  const auto d = mcp::decode<rt::defaults>(json{{"empty", "e"}});
+  CHECK(d.zero == 0);
+  CHECK(d.seven == 7);
+  CHECK(d.hello == "hello");
+  CHECK(d.five == 5);
+  CHECK(mcp::decode<rt::defaults>(json{{"empty", "e"}, {"five", nullptr}}).five == std::nullopt);
+
+  // mcp::default_value fills an absent field even when it differs from the initializer.
+  const auto e = mcp::decode<rt::everything>(
+      [] {
+        json j = mcp::encode(sample_everything());
+        j.erase("level");
+        j.erase("retries");
+        return j;
+      }());
+  CHECK(e.level == 2);
+  CHECK(e.retries == 3);
+
+  // absent optional -> nullopt; null -> nullopt
+  const auto a = mcp::decode<rt::create_note_args>(json{{"title", "t"}, {"body", "b"}});
+  CHECK_FALSE(a.limit.has_value());
+  CHECK(a.vis == rt::visibility::team);
+  CHECK_FALSE(mcp::decode<rt::create_note_args>(json{{"title", "t"}, {"body", "b"}, {"limit", nullptr}}).limit);
+}
+
+TEST_CASE("reflect: integer ranges in the schema and in decode", "[reflect]") {
+  const json& p = mcp::schema_of<rt::everything>()["properties"];
+  CHECK(p["u8"]["minimum"] == 0);
+  CHECK(p["u8"]["maximum"] == 255);
+  CHECK(p["i8"]["minimum"] == -128);
+  CHECK(p["i64"]["minimum"].get<std::int64_t>() == std::numeric_limits<std::int64_t>::min());
+  // 2^64 - 1 is emitted as the double 2^64: validators that read integers as int64 see -1 otherwise.
+  CHECK(p["u64"]["maximum"].is_number_float());
+  CHECK(p["u64"]["maximum"].get<double>() == 18446744073709551616.0);
+  CHECK(p["u32"]["maximum"].get<std::uint64_t>() == std::numeric_limits<std::uint32_t>::max());
+  compiled_schema u64(mcp::schema_of<std::uint64_t>());
+  CHECK(u64.why_not(5) == "");
+  CHECK(u64.why_not(std::numeric_limits<std::int64_t>::max()) == "");
+  CHECK_FALSE(u64.accepts(-1));
+  CHECK(p["percent"]["minimum"] == 0);
+  CHECK(p["percent"]["maximum"] == 100);
+  CHECK_FALSE(p["ratio"].contains("minimum"));
+  CHECK(mcp::schema_of<std::uint16_t>() == json({{"type", "integer"}, {"minimum", 0}, {"maximum", 65535}}));
+
+  CHECK(mcp::decode<std::uint8_t>(255) == 255);
+  CHECK(mcp::decode<std::uint8_t>(json(5.0)) == 5);  // a whole number written as a float
+  CHECK(mcp::decode<std::int64_t>(json(std::numeric_limits<std::int64_t>::min())) ==
+        std::numeric_limits<std::int64_t>::min());
+  CHECK(mcp::decode<std::uint64_t>(json(std::numeric_limits<std::uint64_t>::max())) ==
+        std::numeric_limits<std::uint64_t>::max());
+  std::string reason;
+  CHECK(error_pointer<std::uint8_t>(256, &reason).empty());
+  CHECK(reason == "integer 256 is out of range [0, 255]");
+  CHECK(error_pointer<std::uint32_t>(-1) == "");
+  CHECK(error_pointer<std::int8_t>(-129) == "");
+  CHECK(error_pointer<std::int64_t>(json(std::numeric_limits<std::uint64_t>::max())) == "");
+  CHECK(error_pointer<std::int64_t>(json(9.3e18)) == "");  // beyond int64 as a float
+  CHECK(error_pointer<int>(json(1.5), &reason) == "");
+  CHECK(reason.find("not a whole number") != std::string::npos);
+  CHECK(error_pointer<int>(json("5"), &reason) == "");
+  CHECK(reason == "expected an integer, got the string \"5\"");
+  CHECK(error_pointer<float>(json(1e300)) == "");
+  CHECK(error_pointer<bool>(json(1)) == "");
+  CHECK(error_pointer<double>(json(1)) == "<none>");
+}
+
+TEST_CASE("reflect: decode errors carry the JSON Pointer of the bad value", "[reflect]") {
+  json good = mcp::encode(sample_everything());
+  auto pointer_with = [&](const std::string& path, json value) {
+    json j = good;
+    j[json::json_pointer(path)] = std::move(value);
+    return error_pointer<rt::everything>(j);
+  };
+  CHECK(pointer_with("/path/1/y", "up") == "/path/1/y");
+  CHECK(pointer_with("/places/home/x", nullptr) == "/places/home/x");
+  CHECK(pointer_with("/palette/1", "purple") == "/palette/1");
+  CHECK(pointer_with("/maybe_point/x", true) == "/maybe_point/x");
+  CHECK(pointer_with("/tags/0", 1) == "/tags/0");
+  CHECK(pointer_with("/rgb", {1, 2}) == "/rgb");
+  CHECK(pointer_with("/labels", {"x", "x"}) == "/labels/1");
+  CHECK(pointer_with("/u8", -1) == "/u8");
+  CHECK(pointer_with("/shape", {{"radius", 1}}) == "/shape");
+  CHECK(pointer_with("/origin/z", 1) == "/origin/z");
+
+  std::string reason;
+  json missing = good;
+  missing.erase("text");
+  CHECK(error_pointer<rt::everything>(missing, &reason) == "/text");
+  CHECK(reason == "missing required property \"text\"");
+
+  CHECK(error_pointer<rt::create_note_args>({{"title", "t"}, {"body", "b"}, {"vis", "public"}}, &reason) == "/vis");
+  CHECK(reason == "unknown value \"public\"; expected one of \"private\", \"team\"");
+  CHECK(error_pointer<rt::create_note_args>({{"title", "t"}, {"body", "b"}, {"titel", "x"}}, &reason) == "/titel");
+  CHECK(reason == "unknown property \"titel\"; expected title, body, vis, limit");
+  CHECK(error_pointer<rt::create_note_args>(json::array(), &reason) == "");
+  CHECK(reason == "expected an object, got an array");
+
+  // Keys with '/' and '~' are escaped in the pointer.
+  CHECK(error_pointer<rt::odd_keys>({{"by_path", {{"a/b~c", "x"}}}}) == "/by_path/a~1b~0c");
+
+  // The message of what() gives both.
+  try {
+    (void)mcp::decode<rt::numbers>({{"ints", {1, "two"}}, {"unique", json::array()}});
+    FAIL("no exception");
+  } catch (const mcp::decode_error& e) {
+    CHECK(std::string(e.what()) == "/ints/1: expected an integer, got the string \"two\"");
+  }
+}
+
+TEST_CASE("reflect: variants decode to exactly one alternative", "[reflect]") {
+  using shape = std::variant<rt::circle, rt::square>;
+  const auto c = mcp::decode<shape>({{"center", {{"x", 1}, {"y", 1}}}, {"radius", 2}});
+  REQUIRE(c.index() == 0);
+  CHECK(std::get<rt::circle>(c).radius == 2);
+  std::string reason;
+  CHECK(error_pointer<shape>({{"radius", 2}}, &reason) == "");
+  CHECK(reason.find("matches none of the 2 alternatives") == 0);
+  CHECK(reason.find("/center: missing required property") != std::string::npos);
+  // 3 is both a valid int and a valid double: oneOf fails, so decode does too.
+  CHECK(error_pointer<std::variant<int, double>>(3, &reason) == "");
+  CHECK(reason == "matches more than one alternative; exactly one must match");
+  CHECK(std::get<double>(mcp::decode<std::variant<int, double>>(2.5)) == 2.5);
+
+  const json& schema = mcp::schema_of<shape>();
+  REQUIRE(schema["oneOf"].size() == 2);
+  CHECK(schema["oneOf"][0] == mcp::schema_of<rt::circle>());
+}
+
+TEST_CASE("reflect: recursive types use $defs and $ref", "[reflect]") {
+  const json& schema = mcp::schema_of<rt::tree>();
+  check_golden(schema, "tree.json");
+  CHECK(schema["type"] == "object");
+  CHECK(schema["properties"]["children"]["items"] == json({{"$ref", "#/$defs/tree"}}));
+  CHECK(schema["$defs"]["tree"]["properties"]["children"]["items"]["$ref"] == "#/$defs/tree");
+
+  compiled_schema v(schema);
+  const json deep = json::parse(R"({"name":"a","children":[{"name":"b","children":[{"name":"c","children":[]}]}]})");
+  CHECK(v.accepts(deep));
+  json bad = deep;
+  bad["children"][0]["children"][0]["name"] = 5;
+  CHECK_FALSE(v.accepts(bad));
+  CHECK(error_pointer<rt::tree>(bad) == "/children/0/children/0/name");
+
+  const auto t = mcp::decode<rt::tree>(deep);
+  REQUIRE(t.children.size() == 1);
+  CHECK(t.children[0].children[0].name == "c");
+  CHECK(mcp::encode(t) == deep);
+
+  // Mutual recursion: employee -> department -> employee.
+  const json& org = mcp::schema_of<rt::employee>();
+  CHECK(org["properties"]["manages"]["items"]["properties"]["staff"]["items"] == json({{"$ref", "#/$defs/employee"}}));
+  CHECK(org["$defs"].size() == 1);
+  compiled_schema vo(org);
+  CHECK(vo.accepts(json::parse(R"({"name":"a","manages":[{"title":"t","staff":[{"name":"b","manages":[]}]}]})")));
+  CHECK_FALSE(vo.accepts(json::parse(R"({"name":"a","manages":[{"title":"t","staff":[{"name":"b"}]}]})")));
+  // A non-recursive struct has no $defs.
+  CHECK_FALSE(mcp::schema_of<rt::everything>().contains("$defs"));
+}
+
+TEST_CASE("reflect: private members through MCP_STRUCT_FRIEND", "[reflect]") {
+  const rt::account a("ann", 1200);
+  const json j = mcp::encode(a);
+  CHECK(j == json({{"owner_", "ann"}, {"balance_", 1200}}));
+  const auto back = mcp::decode<rt::account>(j);
+  CHECK(back.owner() == "ann");
+  CHECK(back.balance() == 1200);
+  CHECK(mcp::schema_of<rt::account>()["required"] == json({"owner_", "balance_"}));
+}
+
+TEST_CASE("reflect: a struct with no fields", "[reflect]") {
+  CHECK(mcp::schema_of<rt::no_args>() ==
+        json({{"type", "object"}, {"properties", json::object()}, {"additionalProperties", false}}));
+  CHECK(mcp::encode(rt::no_args{}) == json::object());
+  (void)mcp::decode<rt::no_args>(json::object());
+  std::string reason;
+  CHECK(error_pointer<rt::no_args>({{"x", 1}}, &reason) == "/x");
+  CHECK(reason == "unknown property \"x\"; expected no properties");
+}
+
+TEST_CASE("reflect: 128 fields and 128 enumerators", "[reflect]") {
+  const json& schema = mcp::schema_of<rt::wide>();
+  REQUIRE(schema["properties"].size() == 128);
+  CHECK(schema["required"].size() == 128);
+  CHECK(mcp::schema_of_ordered<rt::wide>()["required"][127] == "f127");
+  CHECK(schema["properties"]["f127"]["description"] == "field 127");
+  rt::wide w{};
+  w.f0 = 1;
+  w.f63 = 63;
+  w.f127 = 127;
+  const auto back = round_trip(w);
+  CHECK(back.f0 == 1);
+  CHECK(back.f63 == 63);
+  CHECK(back.f127 == 127);
+  CHECK_NOTHROW(compiled_schema{schema});
+
+  const json& e = mcp::schema_of<rt::many>();
+  REQUIRE(e["enum"].size() == 128);
+  CHECK(e["enum"][127] == "v127");
+  for (int i = 0; i < 128; ++i) {
+    const auto v = static_cast<rt::many>(i);
+    CHECK(mcp::decode<rt::many>(mcp::encode(v)) == v);
+  }
+  CHECK(mcp::encode(rt::many::e64) == "v64");
+}
+
+TEST_CASE("reflect: enum descriptions and names", "[reflect]") {
+  const json& s = mcp::schema_of<rt::color>();
+  CHECK(s["enum"] == json({"red", "green", "blue"}));
+  CHECK(s["description"] == "Values:\n- \"red\": Warm\n- \"green\"\n- \"blue\"");
+  // an unlisted value cannot be encoded
+  CHECK_THROWS_AS(mcp::encode(static_cast<rt::color>(42)), std::invalid_argument);
+}
+
+TEST_CASE("reflect: schemas are built once and shared across threads", "[reflect]") {
+  const json* first = &mcp::schema_of<rt::department>();
+  std::vector<const json*> seen(4);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 4; ++i) threads.emplace_back([&, i] { seen[i] = &mcp::schema_of<rt::department>(); });
+  for (auto& t : threads) t.join();
+  for (const json* p : seen) CHECK(p == first);
+  CHECK(&mcp::schema_of<rt::department>() == first);
+}
+
+TEST_CASE("reflect: every schema in this file parses as draft-07 in valijson", "[reflect]") {
+  const std::vector<json> schemas{
+      mcp::schema_of<rt::create_note_args>(), mcp::schema_of<rt::everything>(), mcp::schema_of<rt::tree>(),
+      mcp::schema_of<rt::employee>(),         mcp::schema_of<rt::department>(), mcp::schema_of<rt::account>(),
+      mcp::schema_of<rt::no_args>(),          mcp::schema_of<rt::defaults>(),   mcp::schema_of<rt::odd_keys>(),
+      mcp::schema_of<rt::numbers>(),          mcp::schema_of<rt::wide>(),       mcp::schema_of<rt::many>(),
+      mcp::schema_of<rt::color>(),            mcp::schema_of<std::variant<rt::circle, rt::square>>()};
+  for (const auto& s : schemas) {
+    INFO(s.dump());
+    CHECK_NOTHROW(compiled_schema{s});
+  }
+  compiled_schema d(mcp::schema_of<rt::defaults>());
+  CHECK(d.accepts({{"empty", ""}}));
+  CHECK_FALSE(d.accepts({{"empty", ""}, {"five", "5"}}));
+  compiled_schema n(mcp::schema_of<rt::numbers>());
+  CHECK(n.accepts({{"ints", {1, 1}}, {"unique", {1, 2}}}));
+  CHECK_FALSE(n.accepts({{"ints", {1, 1}}, {"unique", {2, 2}}}));
+}
+
+}  // namespace

@@ -1,0 +1,408 @@
+// Argument validation and coercion: exact messages per rule, every violation at once with precise
+// pointers, bad schemas refused with a reason, lossless coercion and its refusals, concurrency.
+#include "catch.hpp"
+
+#include <mcp/coercion.hpp>
+#include <mcp/validation.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+using mcp::json;
+
+namespace {
+
+json parse(const char* text) { return json::parse(text); }
+
+// Wraps one property schema in an argument object schema.
+json args_schema(const json& property) { return json{{"type", "object"}, {"properties", {{"a", property}}}}; }
+
+std::vector<mcp::violation> check(const json& schema, const json& instance) {
+  return mcp::validator(schema).validate(instance);
+}
+
+// The single violation of {"a": value} against a property schema, as "pointer|keyword|message".
+std::string one_problem(const json& property, const json& value) {
+  auto problems = check(args_schema(property), json{{"a", value}});
+  if (problems.size() != 1) return "expected 1 problem, got " + std::to_string(problems.size());
+  const auto& p = problems[0];
+  return p.pointer + "|" + p.keyword + "|" + p.message;
+}
+
+std::string schema_error_of(const json& schema) {
+  try {
+    mcp::validator v(schema);
+  } catch (const mcp::schema_error& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+}  // namespace
+
+TEST_CASE("validation: each rule has a specific message", "[validation]") {
+  CHECK(one_problem({{"type", "integer"}}, "abc") == "/a|type|must be an integer, got string \"abc\"");
+  CHECK(one_problem({{"type", "integer"}}, 5.5) == "/a|type|must be an integer, got number 5.5");
+  CHECK(one_problem({{"type", {"string", "null"}}}, 3) == "/a|type|must be a string or null, got number 3");
+  CHECK(one_problem({{"type", "object"}}, json::array({1, 2})) == "/a|type|must be an object, got array [1,2]");
+  CHECK(one_problem({{"enum", {"low", "high"}}}, "mid") == "/a|enum|must be one of \"low\", \"high\", got \"mid\"");
+  CHECK(one_problem({{"const", "v1"}}, "v2") == "/a|const|must be \"v1\", got \"v2\"");
+  CHECK(one_problem({{"minimum", 0}}, -3) == "/a|minimum|must be at least 0, got -3");
+  CHECK(one_problem({{"maximum", 2.5}}, 3) == "/a|maximum|must be at most 2.5, got 3");
+  CHECK(one_problem({{"exclusiveMinimum", 0}}, 0) == "/a|exclusiveMinimum|must be greater than 0, got 0");
+  CHECK(one_problem({{"exclusiveMaximum", 1}}, 1) == "/a|exclusiveMaximum|must be less than 1, got 1");
+  CHECK(one_problem({{"multipleOf", 5}}, 12) == "/a|multipleOf|must be a multiple of 5, got 12");
+  CHECK(one_problem({{"minLength", 3}}, "ab") == "/a|minLength|must be at least 3 characters long, got \"ab\"");
+  CHECK(one_problem({{"maxLength", 1}}, "abc") == "/a|maxLength|must be at most 1 character long, got 3 characters: \"abc\"");
+  CHECK(one_problem({{"pattern", "^[a-z]+$"}}, "ABC") == "/a|pattern|must match the pattern '^[a-z]+$', got \"ABC\"");
+  CHECK(one_problem({{"type", "string"}, {"format", "date-time"}}, "tomorrow") ==
+        "/a|format|must be an RFC 3339 date-time such as \"2025-01-31T14:00:00Z\", got \"tomorrow\"");
+  CHECK(one_problem({{"format", "date"}}, "2025-02-30") == "/a|format|must be a date such as \"2025-01-31\", got \"2025-02-30\"");
+  CHECK(one_problem({{"format", "email"}}, "nobody") ==
+        "/a|format|must be an email address such as \"name@example.com\", got \"nobody\"");
+  CHECK(one_problem({{"format", "uri"}}, "not a uri") ==
+        "/a|format|must be an absolute URI such as \"https://example.com/page\", got \"not a uri\"");
+  CHECK(one_problem({{"minItems", 1}}, json::array()) == "/a|minItems|must have at least 1 item, got 0");
+  CHECK(one_problem({{"maxItems", 2}}, json::array({1, 2, 3})) == "/a|maxItems|must have at most 2 items, got 3");
+  CHECK(one_problem({{"uniqueItems", true}}, json::array({"x", "y", "x"})) ==
+        "/a|uniqueItems|must not contain duplicates, but items 0 and 2 are both \"x\"");
+  CHECK(one_problem({{"anyOf", {{{"type", "string"}}, {{"type", "integer"}}}}}, true) ==
+        "/a|anyOf|must be a string or an integer, got boolean true");
+  CHECK(one_problem({{"oneOf", {{{"type", "integer"}}, {{"type", "number"}}}}}, 3) ==
+        "/a|oneOf|must match exactly one of 2 alternatives, but matches alternatives 1 and 2");
+  CHECK(one_problem({{"not", {{"type", "null"}}}}, nullptr) == "/a|not|must not match the schema under 'not', got null");
+  CHECK(one_problem(false, 1) == "/a|false|no value is allowed here, got number 1");
+  CHECK(one_problem({{"minProperties", 1}}, json::object()) == "/a|minProperties|must have at least 1 field, got 0");
+}
+
+TEST_CASE("validation: values that pass", "[validation]") {
+  CHECK(check(args_schema({{"format", "date-time"}}), {{"a", "2025-01-31T14:00:00.5+02:00"}}).empty());
+  CHECK(check(args_schema({{"format", "date"}}), {{"a", "2024-02-29"}}).empty());  // leap year
+  CHECK(check(args_schema({{"format", "date"}}), {{"a", 20240229}}).empty());      // format is for strings only
+  CHECK(check(args_schema({{"format", "email"}}), {{"a", "ada@example.com"}}).empty());
+  CHECK(check(args_schema({{"multipleOf", 0.1}}), {{"a", 0.3}}).empty());
+  CHECK(check(args_schema({{"type", "integer"}, {"maximum", 18446744073709551615ULL}}), {{"a", 18446744073709551615ULL}}).empty());
+  CHECK(check(args_schema({{"minLength", 3}, {"maxLength", 3}}), {{"a", "日本語"}}).empty());  // code points, not bytes
+  CHECK(check(args_schema({{"minLength", 3}}), {{"a", "日本"}}).size() == 1);
+}
+
+TEST_CASE("validation: required names the field with its type and description", "[validation]") {
+  json schema = parse(R"({"type":"object","properties":{"body":{"type":"string","description":"Note body"},
+                          "tags":{"type":"array"},"x":{}},"required":["body","tags","x","y"]})");
+  auto problems = check(schema, json::object());
+  REQUIRE(problems.size() == 4);
+  CHECK(problems[0].pointer == "");
+  CHECK(problems[0].keyword == "required");
+  CHECK(problems[0].message == "missing required field 'body' (string: Note body)");
+  CHECK(problems[1].message == "missing required field 'tags' (array)");
+  CHECK(problems[2].message == "missing required field 'x'");
+  CHECK(problems[3].message == "missing required field 'y'");
+}
+
+TEST_CASE("validation: unknown arguments are named along with the valid ones", "[validation]") {
+  json schema = parse(R"({"type":"object","properties":{"title":{"type":"string"},"body":{"type":"string"}},
+                          "additionalProperties":false})");
+  auto problems = check(schema, parse(R"({"titel":"x","body":"y","colour":1})"));
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].pointer == "");
+  CHECK(problems[0].keyword == "additionalProperties");
+  CHECK(problems[0].message == "unknown fields 'colour', 'titel'; valid fields: body, title");
+
+  auto none = check(parse(R"({"type":"object","additionalProperties":false})"), parse(R"({"x":1})"));
+  REQUIRE(none.size() == 1);
+  CHECK(none[0].message == "unknown field 'x'; this object takes no fields");
+
+  // An additionalProperties schema validates the extra members instead.
+  auto typed = check(parse(R"({"type":"object","additionalProperties":{"type":"integer"}})"), parse(R"({"n":"1"})"));
+  REQUIRE(typed.size() == 1);
+  CHECK(typed[0].pointer == "/n");
+  CHECK(typed[0].keyword == "type");
+}
+
+TEST_CASE("validation: every violation at once, with pointers into nested values", "[validation]") {
+  json schema = parse(R"({
+    "type": "object",
+    "properties": {
+      "title": {"type": "string", "minLength": 3},
+      "findings": {"type": "array", "items": {
+        "type": "object",
+        "properties": {"confidence": {"type": "number", "minimum": 0, "maximum": 1},
+                       "label": {"enum": ["bug", "style"]}},
+        "required": ["label"], "additionalProperties": false}},
+      "a/b~c": {"type": "boolean"}
+    },
+    "required": ["title", "findings"]
+  })");
+  json instance = parse(R"({
+    "title": "ab",
+    "findings": [{"confidence": 0.5, "label": "bug"},
+                 {"confidence": 1.5, "label": "perf"},
+                 {"confidence": "high", "extra": 1}],
+    "a/b~c": "yes"
+  })");
+  auto problems = check(schema, instance);
+  std::vector<std::string> got;
+  for (const auto& p : problems) got.push_back(p.pointer + " " + p.keyword);
+  CHECK(got == std::vector<std::string>{"/a~1b~0c type", "/findings/1/confidence maximum", "/findings/1/label enum",
+                                        "/findings/2 required", "/findings/2/confidence type",
+                                        "/findings/2 additionalProperties", "/title minLength"});
+}
+
+TEST_CASE("validation: recursive schemas through $defs", "[validation]") {
+  json schema = parse(R"({"type":"object","$defs":{"node":{"type":"object","properties":{
+      "value":{"type":"integer"},"children":{"type":"array","items":{"$ref":"#/$defs/node"}}}}},
+      "properties":{"root":{"$ref":"#/$defs/node"}}})");
+  auto problems = check(schema, parse(R"({"root":{"children":[{"value":1},{"value":"x","children":[{"value":2.5}]}]}})"));
+  REQUIRE(problems.size() == 2);
+  CHECK(problems[0].pointer == "/root/children/1/children/0/value");
+  CHECK(problems[1].pointer == "/root/children/1/value");
+
+  // Siblings of $ref apply (2020-12 reading) even though valijson checks draft-07.
+  json sibling = parse(R"({"type":"object","$defs":{"s":{"type":"string"}},"properties":{"a":{"$ref":"#/$defs/s","minLength":2}}})");
+  auto short_string = check(sibling, parse(R"({"a":"x"})"));
+  REQUIRE(short_string.size() == 1);
+  CHECK(short_string[0].keyword == "minLength");
+
+  // Hostile nesting is refused, not recursed into without end.
+  json deep = json::object();
+  json* cursor = &deep;
+  for (int i = 0; i < 1000; ++i) cursor = &((*cursor)["children"] = json::array({json::object()}))[0];
+  auto too_deep = check(schema, json{{"root", deep}});
+  REQUIRE(too_deep.size() == 1);
+  CHECK(too_deep[0].keyword == "depth");
+}
+
+TEST_CASE("validation: oneOf reports the closest alternative's own problems", "[validation]") {
+  json schema = parse(R"({"type":"object","properties":{"shape":{"oneOf":[
+      {"type":"object","properties":{"kind":{"const":"circle"},"r":{"type":"number"}},"required":["kind","r"]},
+      {"type":"object","properties":{"kind":{"const":"square"},"side":{"type":"number"}},"required":["kind","side"]}]}}})");
+  auto problems = check(schema, parse(R"({"shape":{"kind":"circle","r":"5"}})"));
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].pointer == "/shape/r");
+  CHECK(problems[0].message == "must be a number, got string \"5\"");
+}
+
+TEST_CASE("validation: describe_violations writes one message a model can act on", "[validation]") {
+  json schema = parse(R"({"type":"object","properties":{
+      "title":{"type":"string","minLength":3,"description":"Unique title"},
+      "body":{"type":"string","description":"Note body"}},
+      "required":["title","body"],"additionalProperties":false})");
+  mcp::validator v(schema);
+  auto problems = v.validate(parse(R"({"title":"ab","vis":"team"})"));
+  CHECK(mcp::describe_violations("create_note", problems, schema) ==
+        "Invalid arguments for tool 'create_note' (3 problems):\n"
+        "- missing required field 'body' (string: Note body) (required)\n"
+        "- /title: must be at least 3 characters long, got \"ab\" (minLength)\n"
+        "- unknown field 'vis'; valid fields: body, title (additionalProperties)\n"
+        "Fix these and call the tool again.");
+  auto one = v.validate(parse(R"({"title":"abc"})"));
+  CHECK(mcp::describe_violations("create_note", one, schema) ==
+        "Invalid arguments for tool 'create_note' (1 problem):\n"
+        "- missing required field 'body' (string: Note body) (required)\n"
+        "Fix this and call the tool again.");
+  CHECK(mcp::describe_violations("create_note", {}, schema).empty());
+}
+
+TEST_CASE("validation: long values are cut short in messages", "[validation]") {
+  std::string long_text(200, 'x');
+  auto msg = one_problem({{"type", "integer"}}, long_text);
+  CHECK(msg == "/a|type|must be an integer, got string \"" + std::string(59, 'x') + "...\"");
+  // Bad UTF-8 in a value does not make the message throw.
+  auto bad = check(args_schema({{"type", "integer"}}), json{{"a", std::string("\xff\xfe")}});
+  REQUIRE(bad.size() == 1);
+}
+
+TEST_CASE("validation: bad schemas are refused with the reason", "[validation]") {
+  CHECK(schema_error_of(parse(R"({"type":"array"})")) ==
+        "invalid schema: the root must be an object schema with \"type\": \"object\" (tool arguments are a JSON "
+        "object), got \"type\": \"array\"");
+  CHECK(schema_error_of(parse(R"({"properties":{}})")) ==
+        "invalid schema: the root must be an object schema with \"type\": \"object\" (tool arguments are a JSON "
+        "object), got no \"type\"");
+  CHECK(schema_error_of(json::array()) ==
+        "invalid schema: the root must be an object schema with \"type\": \"object\" (tool arguments are a JSON "
+        "object), got array []");
+  CHECK(schema_error_of(parse(R"({"type":"object","properties":{"a":{"type":"strin"}}})")) ==
+        "invalid schema: /properties/a/type: must be one of \"array\", \"boolean\", \"integer\", \"null\", \"number\", "
+        "\"object\", \"string\", got \"strin\"");
+  CHECK(schema_error_of(parse(R"({"type":"object","minLength":-1})")) ==
+        "invalid schema: /minLength: must be at least 0, got -1");
+  CHECK(schema_error_of(parse(R"({"type":"object","required":"a"})")) ==
+        "invalid schema: /required: must be an array, got string \"a\"");
+  CHECK(schema_error_of(parse(R"({"type":"object","$defs":{"p":{"type":"strig"}}})")) ==
+        "invalid schema: /$defs/p/type: must be one of \"array\", \"boolean\", \"integer\", \"null\", \"number\", "
+        "\"object\", \"string\", got \"strig\"");
+  CHECK(schema_error_of(parse(R"({"type":"object","properties":{"a":{"type":"string","pattern":"(ab"}}})")) ==
+        "invalid schema: /properties/a/pattern: '(ab' is not a valid regular expression (an unmatched '(' or ')')");
+  CHECK(schema_error_of(parse(R"({"type":"object","patternProperties":{"[x":{}}})")) ==
+        "invalid schema: /patternProperties/[x: '[x' is not a valid regular expression (an unmatched '[')");
+  CHECK(schema_error_of(parse(R"({"$schema":"http://json-schema.org/draft-04/schema#","type":"object"})")) ==
+        "invalid schema: unsupported JSON Schema dialect \"$schema\": \"http://json-schema.org/draft-04/schema#\"; use "
+        "draft-07 (\"http://json-schema.org/draft-07/schema#\") or 2020-12 "
+        "(\"https://json-schema.org/draft/2020-12/schema\"), or leave \"$schema\" out");
+  CHECK(schema_error_of(parse(R"({"type":"object","properties":{"a":{"$ref":"#/$defs/missing"}}})")) ==
+        "invalid schema: /properties/a/$ref: \"#/$defs/missing\" does not point to a schema in this document");
+  CHECK(schema_error_of(parse(R"({"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}})")) ==
+        "invalid schema: /properties/a/$ref: \"https://example.com/s.json\" refers to another document; only "
+        "references within this schema (\"#/...\") are supported");
+  CHECK(schema_error_of(parse(R"({"type":"object","$defs":{"x":{"allOf":[{"$ref":"#/$defs/x"}]}},
+                                  "properties":{"a":{"$ref":"#/$defs/x"}}})")) ==
+        "invalid schema: '/$defs/x' refers back to itself through $ref/allOf/anyOf/oneOf/not/if without descending "
+        "into the value, so validation would never end");
+  CHECK(schema_error_of(parse(R"({"type":"object","properties":{"a":{"prefixItems":[{"type":"string"}]}}})")) ==
+        "invalid schema: /properties/a/prefixItems: keyword 'prefixItems' is not supported: arguments are checked "
+        "with draft-07 rules, which have no equivalent; use only keywords that mean the same in draft-07 and 2020-12");
+}
+
+TEST_CASE("validation: accepted dialects and shapes", "[validation]") {
+  CHECK(schema_error_of(parse(R"({"$schema":"http://json-schema.org/draft-07/schema#","type":"object"})")) == "(accepted)");
+  CHECK(schema_error_of(parse(R"({"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",
+                                  "$defs":{"n":{"type":"integer"}},"properties":{"n":{"$ref":"#/$defs/n"}},
+                                  "title":"t","description":"d","examples":[{}]})")) == "(accepted)");
+  CHECK(schema_error_of(parse(R"({"type":"object","properties":{"a":{"type":"string","format":"made-up"}}})")) ==
+        "(accepted)");
+}
+
+TEST_CASE("validation: a validator compiles once and is reused, copies share it", "[validation]") {
+  json schema = parse(R"({"type":"object","properties":{"code":{"type":"string","pattern":"^[A-Z]{3}$"}},
+                          "required":["code"]})");
+  mcp::validator v(schema);
+  CHECK(v.schema() == schema);
+  mcp::validator copy = v;
+  for (int i = 0; i < 200; ++i) {
+    REQUIRE(v.validate(json{{"code", "ABC"}}).empty());
+    REQUIRE(copy.validate(json{{"code", "abc"}}).size() == 1);
+  }
+  // Reusing the compiled validator must be much cheaper than compiling per call.
+  json valid_args = {{"code", "XYZ"}};
+  auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 200; ++i) REQUIRE(v.validate(valid_args).empty());
+  auto reuse = std::chrono::steady_clock::now() - start;
+  start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 200; ++i) REQUIRE(mcp::validator(schema).validate(valid_args).empty());
+  auto recompile = std::chrono::steady_clock::now() - start;
+  CHECK(reuse * 5 < recompile);
+}
+
+TEST_CASE("validation: concurrent validate() from several threads", "[validation]") {
+  mcp::validator v(parse(R"({"type":"object","properties":{"code":{"type":"string","pattern":"^[a-z]+[0-9]$"},
+                             "n":{"type":"integer","minimum":0}},"required":["code","n"]})"));
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 300; ++i) {
+        bool good = (i + t) % 2 == 0;
+        json args = good ? json{{"code", "abc1"}, {"n", i}} : json{{"code", "ABC"}, {"n", -i - 1}};
+        auto problems = v.validate(args);
+        if (problems.size() != (good ? 0u : 2u)) ++wrong;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  CHECK(wrong == 0);
+}
+
+// --- coercion ---------------------------------------------------------------------------------
+
+namespace {
+
+json coerce_schema() {
+  return parse(R"({"type":"object","properties":{
+      "limit":{"type":"integer"}, "ratio":{"type":"number"}, "flag":{"type":"boolean"},
+      "tags":{"type":"array","items":{"type":"string"}}, "ids":{"type":"array","items":{"type":"integer"}},
+      "filter":{"type":"object","properties":{"max":{"type":"integer"}}}, "list":{"type":"array"},
+      "text":{"type":"string"}, "maybe":{"type":["integer","null"]}}})");
+}
+
+// Coerces {"<name>": value} and returns the result for that member, plus the change count.
+std::pair<json, int> coerced(const char* name, json value, mcp::coercion policy = mcp::coercion::lossless) {
+  json args = {{name, std::move(value)}};
+  auto report = mcp::coerce(args, coerce_schema(), policy);
+  return {args[name], report.count};
+}
+
+}  // namespace
+
+TEST_CASE("coercion: each lossless rule, and off changes nothing", "[coercion]") {
+  CHECK(coerced("limit", "5") == std::pair<json, int>(5, 1));
+  CHECK(coerced("limit", "-12") == std::pair<json, int>(-12, 1));
+  CHECK(coerced("limit", "18446744073709551615").first.get<std::uint64_t>() == 18446744073709551615ULL);
+  CHECK(coerced("limit", 5.0) == std::pair<json, int>(5, 1));
+  CHECK(coerced("limit", 5.0).first.is_number_integer());
+  CHECK(coerced("ratio", "2.5") == std::pair<json, int>(2.5, 1));
+  CHECK(coerced("ratio", "3") == std::pair<json, int>(3, 1));
+  CHECK(coerced("flag", "true") == std::pair<json, int>(true, 1));
+  CHECK(coerced("flag", "false") == std::pair<json, int>(false, 1));
+  CHECK(coerced("tags", "solo") == std::pair<json, int>(json::array({"solo"}), 1));
+  CHECK(coerced("list", 7) == std::pair<json, int>(json::array({7}), 1));
+  CHECK(coerced("tags", R"(["a","b"])") == std::pair<json, int>(json::array({"a", "b"}), 1));
+  CHECK(coerced("ids", "4") == std::pair<json, int>(json::array({4}), 2));  // wrapped, then the item converted
+  CHECK(coerced("filter", R"({"max":"3"})") == std::pair<json, int>(json{{"max", 3}}, 2));
+  CHECK(coerced("maybe", "8") == std::pair<json, int>(8, 1));
+
+  CHECK(coerced("limit", "5", mcp::coercion::off) == std::pair<json, int>("5", 0));
+  CHECK(coerced("flag", "true", mcp::coercion::off) == std::pair<json, int>("true", 0));
+  CHECK(coerced("tags", "solo", mcp::coercion::off) == std::pair<json, int>("solo", 0));
+  CHECK(coerced("filter", R"({"max":3})", mcp::coercion::off) == std::pair<json, int>(R"({"max":3})", 0));
+}
+
+TEST_CASE("coercion: refuses anything lossy or ambiguous", "[coercion]") {
+  CHECK(coerced("limit", "5.5") == std::pair<json, int>("5.5", 0));
+  CHECK(coerced("limit", "007") == std::pair<json, int>("007", 0));
+  CHECK(coerced("limit", "+5") == std::pair<json, int>("+5", 0));
+  CHECK(coerced("limit", "-0") == std::pair<json, int>("-0", 0));
+  CHECK(coerced("limit", " 5") == std::pair<json, int>(" 5", 0));
+  CHECK(coerced("limit", "99999999999999999999") == std::pair<json, int>("99999999999999999999", 0));
+  CHECK(coerced("limit", 5.5) == std::pair<json, int>(5.5, 0));
+  CHECK(coerced("ratio", "2.50") == std::pair<json, int>("2.50", 0));
+  CHECK(coerced("ratio", "1e400") == std::pair<json, int>("1e400", 0));
+  CHECK(coerced("flag", "yes") == std::pair<json, int>("yes", 0));
+  CHECK(coerced("flag", "True") == std::pair<json, int>("True", 0));
+  CHECK(coerced("flag", 1) == std::pair<json, int>(1, 0));
+  CHECK(coerced("text", 5) == std::pair<json, int>(5, 0));          // no rule turns numbers into strings
+  CHECK(coerced("ids", "x") == std::pair<json, int>("x", 0));       // wrapping would not make it fit
+  CHECK(coerced("filter", "[1]") == std::pair<json, int>("[1]", 0));  // JSON, but not an object
+  CHECK(coerced("limit", 5) == std::pair<json, int>(5, 0));          // already right
+}
+
+TEST_CASE("coercion: the log says what changed where", "[coercion]") {
+  json args = parse(R"({"limit":"5","flag":"true","tags":"a","filter":"{\"max\":1}"})");
+  auto report = mcp::coerce(args, coerce_schema());
+  CHECK(report.count == 4);
+  CHECK(report.log == std::vector<std::string>{"/filter: string \"{\\\"max\\\":1}\" -> object {\"max\":1}",
+                                               "/flag: string \"true\" -> boolean true",
+                                               "/limit: string \"5\" -> integer 5",
+                                               "/tags: string \"a\" -> array [\"a\"]"});
+  CHECK(mcp::validator(coerce_schema()).validate(args).empty());
+}
+
+TEST_CASE("coercion: follows items, additionalProperties, $ref, and oneOf only when unambiguous", "[coercion]") {
+  json schema = parse(R"({"type":"object","$defs":{"n":{"type":"integer"}},"properties":{
+      "rows":{"type":"array","items":{"type":"object","properties":{"n":{"$ref":"#/$defs/n"}}}},
+      "scores":{"type":"object","additionalProperties":{"type":"number"}},
+      "id":{"oneOf":[{"type":"integer"},{"type":"boolean"}]},
+      "either":{"anyOf":[{"type":"integer"},{"type":"number"}]},
+      "split":{"oneOf":[{"type":"integer"},{"type":"array","items":{"type":"string"}}]},
+      "as_is":{"oneOf":[{"type":"integer"},{"type":"string"}]}}})");
+  json args = parse(R"({"rows":[{"n":"1"},{"n":2}],"scores":{"x":"0.5"},"id":"true","either":"3","split":"4","as_is":"4"})");
+  auto report = mcp::coerce(args, schema);
+  CHECK(args["rows"] == parse(R"([{"n":1},{"n":2}])"));
+  CHECK(args["scores"]["x"] == 0.5);
+  CHECK(args["id"] == true);
+  CHECK(args["either"] == 3);    // two branches fit, both reading it as 3
+  CHECK(args["split"] == "4");   // 4 or ["4"]: ambiguous, left alone
+  CHECK(args["as_is"] == "4");   // already fits a branch
+  CHECK(report.count == 4);
+}
+
+TEST_CASE("coercion: a root string holding the arguments object", "[coercion]") {
+  json args = R"({"limit":"2"})";
+  auto report = mcp::coerce(args, coerce_schema());
+  CHECK(args == json{{"limit", 2}});
+  CHECK(report.count == 2);
+  CHECK(report.log.front() == "(root): string \"{\\\"limit\\\":\\\"2\\\"}\" -> object {\"limit\":\"2\"}");
+}
