@@ -159,7 +159,7 @@ TEST_CASE("typed tool: argument errors list every violation for the model") {
   json missing = call(c, "paint", json::object());
   CHECK(missing["isError"] == true);
   CHECK(text_of(missing).find("name") != std::string::npos);
-  CHECK(call(c, "paint", {{"name", "wall"}})["content"][0]["text"] == "painted wall");
+  CHECK(call(c, "paint", {{"name", "wall"}, {"sizes", json::array()}})["content"][0]["text"] == "painted wall");
 }
 
 TEST_CASE("typed tool: lossless coercion is on by default, per-tool off, and counted") {
@@ -298,10 +298,10 @@ TEST_CASE("tool metrics count calls, errors, validation failures by rule, and la
   });
   mcp::testing::client c(srv);
   c.initialize();
-  call(c, "paint", {{"name", "wall"}});
-  call(c, "paint", {{"name", "fail"}});
-  call(c, "paint", {{"name", "ab"}});
-  call(c, "paint", {{"name", "ab"}, {"shade", "blue"}});
+  call(c, "paint", {{"name", "wall"}, {"sizes", {1}}});
+  call(c, "paint", {{"name", "fail"}, {"sizes", {1}}});
+  call(c, "paint", {{"name", "ab"}, {"sizes", {1}}});
+  call(c, "paint", {{"name", "ab"}, {"shade", "blue"}, {"sizes", {1}}});
   mcp::tool_metrics m = srv.metrics("paint");
   CHECK(m.calls == 4);
   CHECK(m.errors == 3);

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Runs the whole test suite: installs what is missing (Debian), configures build/, builds, runs ctest.
+# Usage, from anywhere: sh tests/run.sh [extra ctest arguments]
+# Environment: MCP_BUILD_DIR (default build), MCP_JOBS (default: all cores), MCP_CMAKE_ARGS (extra
+# cmake options, e.g. "-DMCP_TEST_CXX20=OFF").
+set -eu
+cd "$(dirname "$0")/.."
+. ./cmake/prepare.sh
+
+start=$(mcp_now)
+# nodejs/npm are for the interop tests; a nodejs that bundles npm (no npm package) is fine too.
+# shellcheck disable=SC2086
+mcp_install $MCP_BUILD_PACKAGES nodejs:node npm:npm
+mcp_configure -DMCP_BUILD_TESTS=ON -DMCP_BUILD_EXAMPLES=ON
+mcp_build
+
+t0=$(mcp_now)
+mcp_say "running tests"
+status=0
+(cd "$MCP_BUILD_DIR" && ctest --output-on-failure -j "$MCP_JOBS" "$@") </dev/null || status=$?
+mcp_say "tests ran in $(($(mcp_now) - t0))s; total $(($(mcp_now) - start))s; ctest exit code $status"
+exit "$status"
