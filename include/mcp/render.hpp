@@ -28,33 +28,36 @@ inline std::string valid_utf8(const std::string& s) {
   return json::parse(json(s).dump(-1, ' ', false, json::error_handler_t::replace)).get<std::string>();
 }
 
-inline const json& null_json() {
-  static const json n;
+template <class J = json>
+const J& null_json() {
+  static const J n;
   return n;
 }
 
 // The schema that describes `value`: follows local "$ref"s (recursive types) and picks the
 // anyOf/oneOf branch whose type matches (e.g. an optional rendered as [T, null]).
-inline const json& schema_for_value(const json& schema, const json& value, const json& root, int depth = 0) {
-  if (!schema.is_object() || depth > 16) return null_json();
+// S is the schema's JSON type: json, or ordered_json to keep the declaration order of properties.
+template <class S>
+const S& schema_for_value(const S& schema, const json& value, const S& root, int depth = 0) {
+  if (!schema.is_object() || depth > 16) return null_json<S>();
   auto ref = schema.find("$ref");
   if (ref != schema.end() && ref->is_string()) {
-    const std::string& r = ref->get_ref<const std::string&>();
-    if (r.size() < 1 || r[0] != '#') return null_json();
+    const std::string& r = ref->template get_ref<const std::string&>();
+    if (r.size() < 1 || r[0] != '#') return null_json<S>();
     try {
-      return schema_for_value(root.at(json::json_pointer(r.substr(1))), value, root, depth + 1);
-    } catch (const json::exception&) {
-      return null_json();
+      return schema_for_value(root.at(typename S::json_pointer(r.substr(1))), value, root, depth + 1);
+    } catch (const typename S::exception&) {
+      return null_json<S>();
     }
   }
   for (const char* key : {"anyOf", "oneOf"}) {
     auto branches = schema.find(key);
     if (branches == schema.end() || !branches->is_array()) continue;
     for (const auto& b : *branches) {
-      const json& resolved = schema_for_value(b, value, root, depth + 1);
+      const S& resolved = schema_for_value(b, value, root, depth + 1);
       auto type = resolved.is_object() ? resolved.find("type") : resolved.end();
       if (type == resolved.end() || !type->is_string()) continue;
-      const std::string& t = type->get_ref<const std::string&>();
+      const std::string& t = type->template get_ref<const std::string&>();
       if ((t == "object" && value.is_object()) || (t == "array" && value.is_array())) return resolved;
     }
   }
@@ -62,12 +65,13 @@ inline const json& schema_for_value(const json& schema, const json& value, const
 }
 
 // "word_count" -> "Word count", unless the property's schema carries a title.
-inline std::string field_label(const std::string& name, const json& property_schema, const json& resolved) {
-  for (const json* s : {&property_schema, &resolved}) {
+template <class S>
+std::string field_label(const std::string& name, const S& property_schema, const S& resolved) {
+  for (const S* s : {&property_schema, &resolved}) {
     if (!s->is_object()) continue;
     auto title = s->find("title");
-    if (title != s->end() && title->is_string() && !title->get_ref<const std::string&>().empty())
-      return title->get<std::string>();
+    if (title != s->end() && title->is_string() && !title->template get_ref<const std::string&>().empty())
+      return title->template get<std::string>();
   }
   std::string label = name;
   std::replace(label.begin(), label.end(), '_', ' ');
@@ -91,13 +95,14 @@ inline std::vector<std::string> split_lines(const std::string& s) {
   }
 }
 
+template <class S>
 class markdown_writer {
  public:
-  explicit markdown_writer(const json& root_schema) : root_(root_schema) {}
+  explicit markdown_writer(const S& root_schema) : root_(root_schema) {}
 
   // Lines for any value at the top of a block, without indentation.
-  std::vector<std::string> block(const json& value, const json& schema) const {
-    const json& s = schema_for_value(schema, value, root_);
+  std::vector<std::string> block(const json& value, const S& schema) const {
+    const S& s = schema_for_value(schema, value, root_);
     if (value.is_object()) return object_lines(value, s);
     if (value.is_array()) return array_lines(value, s);
     return scalar_lines(value);
@@ -117,7 +122,7 @@ class markdown_writer {
     return {v.dump(-1, ' ', false, json::error_handler_t::replace)};
   }
 
-  void field(std::vector<std::string>& out, const std::string& label, const json& value, const json& schema) const {
+  void field(std::vector<std::string>& out, const std::string& label, const json& value, const S& schema) const {
     std::vector<std::string> body = is_composite(value) ? block(value, schema) : scalar_lines(value);
     if (!is_composite(value) && body.size() == 1) {
       out.push_back(label + ": " + body[0]);
@@ -127,9 +132,9 @@ class markdown_writer {
     for (auto& line : body) out.push_back("  " + line);
   }
 
-  std::vector<std::string> object_lines(const json& value, const json& schema) const {
+  std::vector<std::string> object_lines(const json& value, const S& schema) const {
     std::vector<std::string> out;
-    const json* props = nullptr;
+    const S* props = nullptr;
     if (schema.is_object()) {
       auto p = schema.find("properties");
       if (p != schema.end() && p->is_object()) props = &*p;
@@ -143,13 +148,13 @@ class markdown_writer {
     }
     for (auto it = value.begin(); it != value.end(); ++it) {
       if (props && props->contains(it.key())) continue;
-      field(out, field_label(it.key(), null_json(), null_json()), it.value(), null_json());
+      field(out, field_label(it.key(), null_json<S>(), null_json<S>()), it.value(), null_json<S>());
     }
     return out;
   }
 
-  std::vector<std::string> array_lines(const json& value, const json& schema) const {
-    const json* items = &null_json();
+  std::vector<std::string> array_lines(const json& value, const S& schema) const {
+    const S* items = &null_json<S>();
     if (schema.is_object()) {
       auto i = schema.find("items");
       if (i != schema.end() && i->is_object()) items = &*i;
@@ -165,7 +170,7 @@ class markdown_writer {
     return out;
   }
 
-  const json& root_;
+  const S& root_;
 };
 
 inline std::size_t longest_backtick_run(std::string_view s) {
@@ -187,9 +192,11 @@ inline std::string fenced(const std::string& body) {
 
 // One fenced block of `Field: value` lines. With a schema, its properties come first and in its
 // order, with `N/A` for those absent or null; fields the schema does not list follow.
-inline std::string render_markdown(const json& value, const json& schema = json()) {
+// The schema may be an nlohmann::ordered_json (mcp::schema_of_ordered) to list fields in declaration order.
+template <class Schema = json>
+std::string render_markdown(const json& value, const Schema& schema = Schema()) {
   std::string body;
-  for (const auto& line : detail::markdown_writer(schema).block(value, schema)) {
+  for (const auto& line : detail::markdown_writer<Schema>(schema).block(value, schema)) {
     if (!body.empty()) body += '\n';
     body += line;
   }
@@ -197,7 +204,8 @@ inline std::string render_markdown(const json& value, const json& schema = json(
 }
 
 // "Found N <noun>:" and one fenced block per record, or "No <noun> found." for none.
-inline std::string render_markdown_list(const json& records, const json& item_schema, std::string_view noun_plural) {
+template <class Schema = json>
+std::string render_markdown_list(const json& records, const Schema& item_schema, std::string_view noun_plural) {
   if (!records.is_array()) return render_markdown(records, item_schema);
   const std::string noun(noun_plural);
   if (records.empty()) return "No " + noun + " found.";

@@ -157,6 +157,7 @@ struct pipeline_settings {
   std::size_t text_budget = 0;
   std::string truncation_hint;
   json output_schema = nullptr;  // as advertised (wrapped)
+  nlohmann::ordered_json display_schema;  // the same, fields in declaration order, for Markdown
   std::shared_ptr<const validator> output_validator;
   std::shared_ptr<tool_stats> stats;
   const server* owner = nullptr;
@@ -216,7 +217,7 @@ json structured_result(const Out& out, const pipeline_settings& s) {
   else if constexpr (has_text_renderer<Out>::value)
     text = text_renderer<Out>::render(out);
   else if (s.format == text_format::markdown)
-    text = render_markdown(structured, s.output_schema);
+    text = render_markdown(structured, s.display_schema);
   else
     text = render_json(structured);
   tool_result r;
@@ -240,6 +241,16 @@ json to_call_result(R&& value, const pipeline_settings& s) {
   } else {
     return structured_result(value, s);
   }
+}
+
+template <class Out>
+nlohmann::ordered_json display_schema_for(const json& output_schema) {
+  if constexpr (unwrap_result<Out>::wrapped)
+    return display_schema_for<typename unwrap_result<Out>::type>(output_schema);
+  else if constexpr (is_reflected_v<Out>)
+    return schema_of_ordered<Out>();
+  else
+    return output_schema;
 }
 
 template <class Out>
@@ -310,6 +321,7 @@ server& server::tool(std::string name, std::string description, Handler&& handle
       s.text_budget = options.text_budget;
       s.truncation_hint = options.truncation_hint;
       s.output_schema = detail::output_schema_for<R>();
+      s.display_schema = detail::display_schema_for<R>(s.output_schema);
       if (!s.output_schema.is_null()) s.output_validator = std::make_shared<const validator>(s.output_schema);
       s.owner = this;
 
@@ -387,6 +399,7 @@ server& server::tool(std::string name, std::string description, runtime_schema s
   s.text_budget = options.text_budget;
   s.truncation_hint = options.truncation_hint;
   s.output_schema = schema.output;
+  s.display_schema = schema.output;
   if (!schema.output.is_null()) s.output_validator = std::make_shared<const validator>(schema.output);
   s.owner = this;
 

@@ -217,7 +217,9 @@ TEST_CASE("typed tool: Markdown, custom and per-type renderers; non-object outpu
   c.initialize();
 
   std::string text = text_of(call(c, "who", json::object()));
-  CHECK(text == mcp::render_markdown(json{{"name", "Ada"}, {"bio", "uses ``` fences"}}, mcp::schema_of<tt::profile>()));
+  CHECK(text == mcp::render_markdown(json{{"name", "Ada"}, {"bio", "uses ``` fences"}}, mcp::schema_of_ordered<tt::profile>()));
+  CHECK(text.find("Name: Ada") < text.find("Email: N/A"));  // declaration order, not alphabetical
+  CHECK(text.find("Email: N/A") < text.find("Bio:"));
   CHECK(text.find("N/A") != std::string::npos);
   CHECK(text.rfind("````", 0) == 0);  // a fence longer than the backticks inside
   CHECK(text_of(call(c, "who_custom", json::object())) == "name=Ada");
