@@ -105,7 +105,7 @@ void register_tools(mcp::server& srv, directory& dir) {
 
   mcp::tool_options list_markdown;
   list_markdown.render = [](const mcp::json& result) {
-    return mcp::render_markdown_list(result["users"], mcp::schema_of_ordered<user>(), "users");
+    return mcp::render_markdown_list(result["users"], mcp::schema_of_ordered<user>(), "users", "user");
   };
   list_markdown.hints = {.read_only = true, .open_world = false};
 

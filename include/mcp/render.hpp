@@ -203,11 +203,13 @@ std::string render_markdown(const json& value, const Schema& schema = Schema()) 
   return detail::fenced(detail::valid_utf8(body));
 }
 
-// "Found N <noun>:" and one fenced block per record, or "No <noun> found." for none.
+// "Found N <nouns>:" and one fenced block per record, or "No <nouns> found." for none.
+// "Found 1 <noun>:" uses noun_singular when given.
 template <class Schema = json>
-std::string render_markdown_list(const json& records, const Schema& item_schema, std::string_view noun_plural) {
+std::string render_markdown_list(const json& records, const Schema& item_schema, std::string_view noun_plural,
+                                 std::string_view noun_singular = {}) {
   if (!records.is_array()) return render_markdown(records, item_schema);
-  const std::string noun(noun_plural);
+  const std::string noun(records.size() == 1 && !noun_singular.empty() ? noun_singular : noun_plural);
   if (records.empty()) return "No " + noun + " found.";
   std::string out = "Found " + std::to_string(records.size()) + " " + noun + ":";
   for (const auto& record : records) out += "\n\n" + render_markdown(record, item_schema);

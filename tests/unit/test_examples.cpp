@@ -298,6 +298,7 @@ TEST_CASE("users: Markdown text blocks, N/A, lists, backticks, and every tool") 
   json admins = c.call("search_users", {{"query", ""}, {"access", "admin"}});
   CHECK(admins["structuredContent"]["users"].size() == 2);
   CHECK(text_of(admins).rfind("Found 2 users:", 0) == 0);
+  CHECK(text_of(c.call("search_users", {{"query", "edsger"}})).rfind("Found 1 user:\n\n````\nId: 4\nName: Edsger", 0) == 0);
   json nobody = c.call("search_users", {{"query", "zzz"}});
   CHECK(nobody["structuredContent"]["users"].empty());
   CHECK(text_of(nobody).find("```") == std::string::npos);
