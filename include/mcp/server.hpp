@@ -40,6 +40,7 @@ struct server_info {
 struct server_options {
   std::string instructions;       // sent in the initialize result when not empty
   std::size_t page_size = 100;    // items per page of every list method
+  std::size_t max_json_depth = 128;  // deeper messages are refused before parsing (stack safety)
   coercion coerce = coercion::lossless;  // default policy for tool arguments; tools may override
 #ifdef NDEBUG
   bool validate_output = false;   // check tool results against their output schema

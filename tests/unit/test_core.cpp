@@ -166,6 +166,16 @@ TEST_CASE("malformed messages get -32600 or -32700") {
     CHECK(error_code_of(r) == -32700);
     CHECK_FALSE(r.contains("id"));
   }
+  SECTION("nesting deeper than the limit, even inside a huge message") {
+    std::string deep = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":" + std::string(100000, '[') +
+                       std::string(100000, ']') + "}}";
+    c.send_text(deep);
+    json r = only_reply();
+    CHECK(error_code_of(r) == -32600);
+    CHECK(r["error"]["message"] == "Invalid request: JSON nested deeper than 128 levels");
+    c.send_text("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\",\"params\":{\"s\":\"[[[[[[\\\"[[[[\"}}");
+    CHECK(only_reply()["id"] == 2);  // brackets inside strings do not count
+  }
   SECTION("params that are not an object") {
     c.send({{"jsonrpc", "2.0"}, {"id", 6}, {"method", "ping"}, {"params", json::array({1})}});
     CHECK(error_code_of(only_reply()) == -32602);

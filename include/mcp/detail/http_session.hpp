@@ -85,13 +85,16 @@ class event_stream : public std::enable_shared_from_this<event_stream> {
     }
   }
 
-  // Serves this stream on `ex`: the head, the events after `after` (without it: those no client
-  // was sent), then live events until the stream completes. One client at a time.
-  attach_result attach(const std::shared_ptr<exchange>& ex, response head, std::optional<std::uint64_t> after) {
+  // Serves this stream on `ex`: the head, a priming event if asked, the events after `after`
+  // (without it: those no client was sent yet), then live events until the stream completes.
+  // One client at a time.
+  attach_result attach(const std::shared_ptr<exchange>& ex, response head, std::optional<std::uint64_t> after,
+                       bool prime = false, std::optional<int> retry_ms = std::nullopt) {
     std::lock_guard lock(mutex_);
     if (client_) return attach_result::busy;
     ex->start_stream(std::move(head));
     const std::uint64_t from = after ? *after : written_;
+    if (prime && !complete_) ex->write(sse_priming_event(make_event_id(id_, next_seq_++), retry_ms));
     for (const auto& [seq, text] : events_)
       if (seq > from) {
         ex->write(text);
@@ -102,24 +105,14 @@ class event_stream : public std::enable_shared_from_this<event_stream> {
       delivered_ = true;
       return attach_result::ended;
     }
-    client_ = ex;
-    std::weak_ptr<event_stream> self = weak_from_this();
-    exchange* raw = ex.get();
-    ex->on_disconnect([self, raw] {
-      if (auto s = self.lock()) s->lost(raw);
-    });
+    watch_locked(ex);
     return attach_result::attached;
   }
 
   // Attaches the exchange a request's stream starts on (its head already sent by the caller).
   void attach_started(const std::shared_ptr<exchange>& ex) {
     std::lock_guard lock(mutex_);
-    client_ = ex;
-    std::weak_ptr<event_stream> self = weak_from_this();
-    exchange* raw = ex.get();
-    ex->on_disconnect([self, raw] {
-      if (auto s = self.lock()) s->lost(raw);
-    });
+    watch_locked(ex);
   }
 
   // Ends the current HTTP response but not the stream: what follows is kept for a resume.
@@ -151,6 +144,15 @@ class event_stream : public std::enable_shared_from_this<event_stream> {
   }
 
  private:
+  void watch_locked(const std::shared_ptr<exchange>& ex) {
+    client_ = ex;
+    std::weak_ptr<event_stream> self = weak_from_this();
+    exchange* raw = ex.get();
+    ex->on_disconnect([self, raw] {
+      if (auto s = self.lock()) s->lost(raw);
+    });
+  }
+
   void lost(exchange* ex) {
     std::lock_guard lock(mutex_);
     if (client_.get() == ex) client_.reset();
@@ -198,16 +200,23 @@ class http_session {
   std::shared_ptr<event_stream> new_request_stream() {
     std::lock_guard lock(mutex_);
     prune_locked();
-    auto s = std::make_shared<event_stream>("r" + std::to_string(++stream_count_), replay_events_);
-    streams_[s->id()] = s;
+    const std::uint64_t n = ++stream_count_;
+    auto s = std::make_shared<event_stream>("r" + std::to_string(n), replay_events_);
+    streams_[n] = s;
     return s;
   }
 
   // The stream a Last-Event-ID names, if it is still kept.
   std::shared_ptr<event_stream> find_stream(const std::string& stream_id) {
     if (stream_id == standalone_->id()) return standalone_;
+    if (stream_id.size() < 2 || stream_id.size() > 20 || stream_id[0] != 'r') return nullptr;
+    std::uint64_t n = 0;
+    for (std::size_t i = 1; i < stream_id.size(); ++i) {
+      if (!is_digit(stream_id[i])) return nullptr;
+      n = n * 10 + static_cast<std::uint64_t>(stream_id[i] - '0');
+    }
     std::lock_guard lock(mutex_);
-    auto it = streams_.find(stream_id);
+    auto it = streams_.find(n);
     return it == streams_.end() ? nullptr : it->second;
   }
 
@@ -230,7 +239,7 @@ class http_session {
   void close() {
     core_->close();
     standalone_->finish();
-    std::map<std::string, std::shared_ptr<event_stream>> streams;
+    std::map<std::uint64_t, std::shared_ptr<event_stream>> streams;
     {
       std::lock_guard lock(mutex_);
       streams.swap(streams_);
@@ -244,12 +253,7 @@ class http_session {
   void prune_locked() {
     for (auto it = streams_.begin(); it != streams_.end();)
       it = it->second->delivered() ? streams_.erase(it) : std::next(it);
-    while (streams_.size() >= max_kept_streams) {
-      auto oldest = streams_.begin();
-      for (auto it = streams_.begin(); it != streams_.end(); ++it)
-        if (std::stoull(it->first.substr(1)) < std::stoull(oldest->first.substr(1))) oldest = it;
-      streams_.erase(oldest);
-    }
+    while (streams_.size() >= max_kept_streams) streams_.erase(streams_.begin());
   }
 
   static constexpr std::size_t max_kept_streams = 64;
@@ -259,7 +263,7 @@ class http_session {
   std::shared_ptr<event_stream> standalone_;
   std::shared_ptr<session> core_;
   std::mutex mutex_;
-  std::map<std::string, std::shared_ptr<event_stream>> streams_;
+  std::map<std::uint64_t, std::shared_ptr<event_stream>> streams_;  // by number: oldest first
   std::uint64_t stream_count_ = 0;
   clock::time_point last_used_;
 };
@@ -303,7 +307,7 @@ class session_table {
 
   std::shared_ptr<http_session> find(std::string_view id) {
     std::lock_guard lock(mutex_);
-    auto it = sessions_.find(std::string(id));
+    auto it = sessions_.find(id);
     return it == sessions_.end() ? nullptr : it->second;
   }
 
@@ -312,7 +316,7 @@ class session_table {
     std::shared_ptr<http_session> s;
     {
       std::lock_guard lock(mutex_);
-      auto it = sessions_.find(std::string(id));
+      auto it = sessions_.find(id);
       if (it == sessions_.end()) return false;
       s = std::move(it->second);
       sessions_.erase(it);

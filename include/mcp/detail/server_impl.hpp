@@ -123,9 +123,40 @@ inline void server::notify_all(const std::string& method, json params) {
 
 inline void server::tools_changed() { notify_all("notifications/tools/list_changed"); }
 
+namespace detail {
+// True when arrays/objects in `text` nest deeper than `limit`. One pass, strings skipped; run
+// before parsing because every later step (validation, encoding) recurses over the value.
+inline bool nests_deeper_than(std::string_view text, std::size_t limit) {
+  std::size_t depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit) return true;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return false;
+}
+}  // namespace detail
+
 inline void server::handle_text(const std::shared_ptr<session>& s, std::string_view text,
                                 std::shared_ptr<outbound> replies) {
   if (!replies) replies = s->out_ptr();
+  if (detail::nests_deeper_than(text, options_.max_json_depth)) {
+    replies->send(jsonrpc::error(nullptr, error_code::invalid_request,
+                                 "Invalid request: JSON nested deeper than " + std::to_string(options_.max_json_depth) +
+                                     " levels"));
+    return;
+  }
   json message = json::parse(text.begin(), text.end(), nullptr, false);
   if (message.is_discarded()) {
     replies->send(jsonrpc::error(nullptr, error_code::parse_error, "Parse error: the message is not valid JSON"));
