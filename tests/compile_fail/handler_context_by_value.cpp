@@ -1,0 +1,14 @@
+// expect: a tool handler takes \(\), \(mcp::context&\), \(const In&\) or \(const In&, mcp::context&\)
+#include <mcp/server.hpp>
+
+namespace app {
+struct args {
+  int a = 0;
+};
+MCP_STRUCT(args, (a, "A"));
+}  // namespace app
+
+int main() {
+  mcp::server srv({"s", "1"});
+  srv.tool("t", "d", [](const app::args&, const mcp::context&) { return std::string(); });
+}

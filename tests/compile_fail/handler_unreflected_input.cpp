@@ -1,0 +1,7 @@
+// expect: the argument type of a tool handler must be a struct declared with MCP_STRUCT
+#include <mcp/server.hpp>
+
+int main() {
+  mcp::server srv({"s", "1"});
+  srv.tool("t", "d", [](int) { return std::string(); });
+}
