@@ -2,12 +2,12 @@
 #pragma once
 
 #include <mcp/content.hpp>
+#include <mcp/detail/handler_traits.hpp>
 #include <mcp/prompt.hpp>
 #include <mcp/reflect.hpp>
 #include <mcp/resource.hpp>
 #include <mcp/schema.hpp>
 #include <mcp/server.hpp>
-#include <mcp/tool.hpp>
 #include <mcp/validation.hpp>
 
 #include <algorithm>
