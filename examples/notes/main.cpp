@@ -2,6 +2,7 @@
 // typed arguments with constraints, structured results, guidance in every error, pagination and
 // atomic storage.
 #include <mcp/mcp.hpp>
+#include <mcp/http.hpp>
 
 #include "store.hpp"
 
@@ -86,11 +87,6 @@ struct full_note {
 MCP_STRUCT(full_note, (title, "Note title"), (body, "The whole body"), (visibility, "private or team"),
            (created, "ISO-8601 UTC creation time"), (last_modified, "ISO-8601 UTC time of the last change"));
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 std::vector<std::string> words_of(const std::string& text) {
   std::vector<std::string> words;
   std::istringstream in(text);
@@ -156,20 +152,19 @@ void register_tools(mcp::server& srv, store& db) {
            "a next_cursor for more. Use read_note for a whole note, note_stats for its word count and headings.",
            [&db](const search_args& in) -> mcp::result<search_result> {
              check_usable(db);
-             std::vector<std::string> terms = words_of(lower(in.query));
+             std::vector<std::string> terms = words_of(fold_case(in.query));
              std::vector<const note*> matches;
              db.read([&](const auto& all) {
                for (const auto& [title, n] : all) {
-                 std::string hay = lower(n.title + "\n" + n.body);
                  bool all_found = true;
-                 for (const auto& t : terms) all_found = all_found && hay.find(t) != std::string::npos;
+                 for (const auto& t : terms) all_found = all_found && n.folded.find(t) != std::string::npos;
                  if (all_found) matches.push_back(&n);
                }
                return 0;
              });
              mcp::page_window page;
              try {
-               page = mcp::paginate(matches.size(), static_cast<std::size_t>(in.limit), in.cursor, lower(in.query));
+               page = mcp::paginate(matches.size(), static_cast<std::size_t>(in.limit), in.cursor, fold_case(in.query));
              } catch (const std::invalid_argument&) {
                return mcp::tool_error("The cursor does not belong to this query. Call search_notes again with the "
                                       "same query and no cursor to start over.");
@@ -238,18 +233,21 @@ std::string default_store_path() {
 }
 
 const char* usage =
-    "Usage: notes [--store PATH]\n"
+    "Usage: notes [--store PATH] [--http HOST:PORT]\n"
     "\n"
     "An MCP server that keeps notes in one JSON file, speaking MCP on stdin/stdout.\n"
     "\n"
-    "  --store PATH   the notes file (default: $MCP_NOTES_STORE, else\n"
-    "                 $XDG_DATA_HOME/mcp-notes/notes.json or ~/.local/share/mcp-notes/notes.json)\n"
-    "  --help         this text\n";
+    "  --store PATH      the notes file (default: $MCP_NOTES_STORE, else\n"
+    "                    $XDG_DATA_HOME/mcp-notes/notes.json or ~/.local/share/mcp-notes/notes.json)\n"
+    "  --http HOST:PORT  serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio,\n"
+    "                    e.g. 127.0.0.1:8080 or [::1]:8080; stops on SIGINT or SIGTERM\n"
+    "  --help            this text\n";
 
 }  // namespace notes
 
 int main(int argc, char** argv) {
   std::string store_path;
+  std::optional<std::pair<std::string, unsigned short>> http_address;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
@@ -257,6 +255,12 @@ int main(int argc, char** argv) {
       return 0;
     } else if (arg == "--store" && i + 1 < argc) {
       store_path = argv[++i];
+    } else if (arg == "--http" && i + 1 < argc) {
+      http_address = mcp::http::parse_host_port(argv[++i]);
+      if (!http_address) {
+        std::cerr << "notes: --http wants HOST:PORT, e.g. 127.0.0.1:8080, not '" << argv[i] << "'\n";
+        return 2;
+      }
     } else {
       std::cerr << "notes: unknown argument '" << arg << "'\n\n" << notes::usage;
       return 2;
@@ -274,5 +278,11 @@ int main(int argc, char** argv) {
                   {.instructions = "Notes are identified by their exact title. Search before creating to avoid "
                                    "duplicates; read_note returns a whole note."});
   notes::register_tools(srv, db);
+  if (http_address) {
+    mcp::http::options options;
+    options.host = http_address->first;
+    options.port = http_address->second;
+    return mcp::http::serve(srv, options);
+  }
   return mcp::serve_stdio(srv);
 }

@@ -28,7 +28,14 @@ struct note {
   std::string visibility;  // "private" | "team"
   std::string created;     // ISO-8601 UTC
   std::string last_modified;
+  std::string folded;      // title + body in ASCII lower case, kept for search
 };
+
+inline std::string fold_case(std::string s) {
+  for (auto& c : s)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return s;
+}
 
 inline std::string now_iso8601() {
   auto now = std::chrono::system_clock::now();
@@ -59,6 +66,7 @@ class store {
     std::lock_guard lock(mutex_);
     auto before = notes_;
     auto result = f(notes_);
+    for (auto& [title, n] : notes_) n.folded = fold_case(n.title + "\n" + n.body);
     if (std::string err = persist(); !err.empty()) {
       notes_ = std::move(before);
       throw std::runtime_error(err);
@@ -92,7 +100,8 @@ class store {
         where = "/notes/" + std::to_string(i) + " needs string fields \"title\" and \"body\"";
       else
         notes_[n["title"]] = note{n["title"], n["body"], n.value("visibility", "team"), n.value("created", ""),
-                                  n.value("last_modified", "")};
+                                  n.value("last_modified", ""), fold_case(n["title"].get<std::string>() + "\n" +
+                                                                          n["body"].get<std::string>())};
     }
     if (!where.empty()) {
       notes_.clear();

@@ -23,7 +23,12 @@ struct content_annotations {
   std::optional<std::string> last_modified;
 };
 
-inline json text(std::string_view s) { return json{{"type", "text"}, {"text", std::string(s)}}; }
+inline json text(std::string_view s) {
+  json block(json::value_t::object);
+  block["type"] = "text";
+  block["text"] = s;
+  return block;
+}
 
 inline json image(std::string_view bytes, std::string_view mime_type) {
   return json{{"type", "image"}, {"data", detail::base64_encode(bytes)}, {"mimeType", std::string(mime_type)}};
@@ -81,12 +86,15 @@ struct tool_result {
   bool is_error = false;
   json meta;  // null = absent
 
-  json to_json() const {
-    json out{{"content", json::array()}};
-    for (const auto& block : content) out["content"].push_back(block);
-    if (structured_content) out["structuredContent"] = *structured_content;
+  json to_json() const& { return tool_result(*this).to_json(); }
+  // Moves the blocks out: results are built once per call and then sent.
+  json to_json() && {
+    json out(json::value_t::object);
+    json& blocks = out["content"] = json::array();
+    for (auto& block : content) blocks.push_back(std::move(block));
+    if (structured_content) out["structuredContent"] = std::move(*structured_content);
     if (is_error) out["isError"] = true;
-    if (!meta.is_null()) out["_meta"] = meta;
+    if (!meta.is_null()) out["_meta"] = std::move(meta);
     return out;
   }
 };

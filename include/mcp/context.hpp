@@ -28,14 +28,14 @@ class request_timeout : public std::runtime_error {
 class context {
  public:
   context(std::shared_ptr<session> s, std::shared_ptr<request_state> request, std::shared_ptr<outbound> replies,
-          client_state client)
+          std::shared_ptr<const client_state> client)
       : session_(std::move(s)), request_(std::move(request)), replies_(std::move(replies)), client_(std::move(client)) {}
 
   const json& request_id() const { return request_->id; }
   // True once the client cancelled this request (or the session ended). Long handlers should poll
   // it and return early; whatever they return is then dropped.
   bool cancelled() const { return request_->cancelled.load(); }
-  const client_state& client() const { return client_; }
+  const client_state& client() const { return *client_; }
   const std::optional<json>& progress_token() const { return request_->progress_token; }
 
   // notifications/progress for this request, when the client asked for progress. Values must grow;
@@ -116,16 +116,16 @@ class context {
 
  private:
   void require_capability(const char* name, const char* what) const {
-    if (!client_.capabilities.is_object() || !client_.capabilities.contains(name))
+    if (!client_->capabilities.is_object() || !client_->capabilities.contains(name))
       throw tool_error(std::string("This needs the client to support ") + what +
                        ", and the connected client did not declare that capability.");
   }
-  log_level current_min_level() const { return session_ ? session_->client().min_log_level : client_.min_log_level; }
+  log_level current_min_level() const { return session_ ? session_->min_log_level() : client_->min_log_level; }
 
   std::shared_ptr<session> session_;
   std::shared_ptr<request_state> request_;
   std::shared_ptr<outbound> replies_;
-  client_state client_;
+  std::shared_ptr<const client_state> client_;
 };
 
 }  // namespace v0

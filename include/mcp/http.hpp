@@ -80,6 +80,7 @@ struct options {
 };
 
 // Binds in the constructor (std::system_error naming the address when it cannot), serves on run().
+// Destroy it only after run() has returned (or was never called).
 class listener {
  public:
   listener(mcp::server& srv, options opts);

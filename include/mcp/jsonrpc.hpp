@@ -39,8 +39,14 @@ inline bool is_valid_id(const json& id) {
   return id.is_string() || id.is_number_integer() || id.is_number_unsigned();
 }
 
+// Built member by member: a braced initializer list would copy `result` (initializer_list
+// elements are const), and replies are on every request's path.
 inline json response(const json& id, json result) {
-  return json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
+  json msg(json::value_t::object);
+  msg["jsonrpc"] = "2.0";
+  msg["id"] = id;
+  msg["result"] = std::move(result);
+  return msg;
 }
 
 // An id that could not be read is left out: the MCP schema allows a missing id on errors but not null.
@@ -56,7 +62,9 @@ inline json error(const json& id, int code, const std::string& message, const js
 inline json error(const json& id, const protocol_error& e) { return error(id, e.code(), e.what(), e.data()); }
 
 inline json notification(const std::string& method, json params = nullptr) {
-  json msg{{"jsonrpc", "2.0"}, {"method", method}};
+  json msg(json::value_t::object);
+  msg["jsonrpc"] = "2.0";
+  msg["method"] = method;
   if (!params.is_null()) msg["params"] = std::move(params);
   return msg;
 }

@@ -156,6 +156,7 @@ class server {
   json initialize(const std::shared_ptr<session>& s, const json& params);
   json list_tools(const json& params) const;
   json call_tool(context& ctx, const json& params) const;
+  std::shared_ptr<const tool_definition> find_tool(std::string_view name) const;
   void run_request(const std::shared_ptr<session>& s, json id, std::string method, json params,
                    const std::shared_ptr<outbound>& replies);
   void install_builtin_methods();
@@ -194,6 +195,7 @@ class server {
   mutable std::shared_mutex registry_mutex_;
   std::map<std::string, method_handler, std::less<>> methods_;
   std::vector<std::shared_ptr<const tool_definition>> tools_;  // in registration order
+  std::map<std::string, std::shared_ptr<const tool_definition>, std::less<>> tool_index_;  // by name
   bool has_tools_ = false;
   std::vector<std::shared_ptr<const resource_entry>> resources_;
   std::vector<std::shared_ptr<const template_entry>> templates_;

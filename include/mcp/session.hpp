@@ -56,19 +56,22 @@ class session : public std::enable_shared_from_this<session> {
     std::lock_guard lock(mutex_);
     return phase_;
   }
-  client_state client() const {
+  client_state client() const { return *client_ptr(); }
+  // Shared and immutable: every request of the session reads it without copying.
+  std::shared_ptr<const client_state> client_ptr() const {
     std::lock_guard lock(mutex_);
     return client_;
   }
   void set_initialized(client_state state) {
+    auto fixed = std::make_shared<const client_state>(std::move(state));
     std::lock_guard lock(mutex_);
-    client_ = std::move(state);
+    min_log_level_ = fixed->min_log_level;
+    client_ = std::move(fixed);
     phase_ = phase::initialized;
   }
-  void set_min_log_level(log_level level) {
-    std::lock_guard lock(mutex_);
-    client_.min_log_level = level;
-  }
+  // logging/setLevel: the one part of the client's state that changes during a session.
+  void set_min_log_level(log_level level) { min_log_level_ = level; }
+  log_level min_log_level() const { return min_log_level_.load(); }
   bool client_ready() const { return client_ready_.load(); }  // notifications/initialized arrived
   void set_client_ready() { client_ready_.store(true); }
 
@@ -159,7 +162,8 @@ class session : public std::enable_shared_from_this<session> {
   executor run_;
   mutable std::mutex mutex_;
   phase phase_ = phase::awaiting_initialize;
-  client_state client_;
+  std::shared_ptr<const client_state> client_ = std::make_shared<const client_state>();
+  std::atomic<log_level> min_log_level_{log_level::info};
   std::atomic<bool> client_ready_{false};
   std::map<std::string, std::shared_ptr<request_state>> in_flight_;
   std::map<std::string, std::shared_ptr<pending_response>> pending_;

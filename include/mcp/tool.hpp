@@ -23,6 +23,7 @@
 #include <chrono>
 #include <exception>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -48,12 +49,12 @@ inline json error_result(const std::string& text) {
   tool_result r;
   r.content.push_back(mcp::text(text));
   r.is_error = true;
-  return r.to_json();
+  return std::move(r).to_json();
 }
 inline json text_result(std::string text) {
   tool_result r;
   r.content.push_back(mcp::text(std::move(text)));
-  return r.to_json();
+  return std::move(r).to_json();
 }
 
 // Non-object values are carried as {"result": value}, which is what 2025-era clients accept.
@@ -142,7 +143,7 @@ json structured_result(const Out& out, const pipeline_settings& s) {
   tool_result r;
   r.content.push_back(mcp::text(budgeted(std::move(text), s)));
   r.structured_content = std::move(structured);
-  return r.to_json();
+  return std::move(r).to_json();
 }
 
 template <class R>
@@ -152,7 +153,7 @@ json to_call_result(R&& value, const pipeline_settings& s) {
     if (!value.ok()) return error_result(value.error().what());
     return to_call_result(std::move(value.value()), s);
   } else if constexpr (std::is_same_v<T, tool_result>) {
-    return value.to_json();
+    return std::move(value).to_json();
   } else if constexpr (std::is_same_v<T, std::string>) {
     return text_result(budgeted(std::move(value), s));
   } else if constexpr (std::is_same_v<T, tool_error>) {
@@ -280,7 +281,16 @@ server& server::tool(std::string name, std::string description, Handler&& handle
                 else
                   return detail::to_call_result(fn(), s);
               } else {
-                In in = decode<In>(*checked);
+                std::optional<In> decoded;
+                try {
+                  decoded.emplace(decode<In>(*checked));
+                } catch (const decode_error& e) {
+                  // The schema let through what the C++ type cannot hold (e.g. 1e39 for a float):
+                  // still the caller's argument, so say so rather than report an internal error.
+                  return detail::error_result("Invalid arguments for tool '" + s.tool_name + "': " + e.what() +
+                                              "\nFix this and call the tool again.");
+                }
+                const In& in = *decoded;
                 if constexpr (shape::takes_context)
                   return detail::to_call_result(fn(in, ctx), s);
                 else

@@ -65,7 +65,9 @@ inline void server::add_tool(tool_definition tool) {
     std::unique_lock lock(registry_mutex_);
     for (const auto& t : tools_)
       if (t->name == tool.name) throw std::invalid_argument("A tool named '" + tool.name + "' is already registered");
-    tools_.push_back(std::make_shared<const tool_definition>(std::move(tool)));
+    auto entry = std::make_shared<const tool_definition>(std::move(tool));
+    tool_index_.emplace(entry->name, entry);
+    tools_.push_back(std::move(entry));
     has_tools_ = true;
   }
   tools_changed();
@@ -76,6 +78,7 @@ inline bool server::remove_tool(std::string_view name) {
     std::unique_lock lock(registry_mutex_);
     auto it = std::find_if(tools_.begin(), tools_.end(), [&](const auto& t) { return t->name == name; });
     if (it == tools_.end()) return false;
+    tool_index_.erase((*it)->name);
     tools_.erase(it);
   }
   tools_changed();
@@ -157,7 +160,10 @@ inline void server::handle_text(const std::shared_ptr<session>& s, std::string_v
                                      " levels"));
     return;
   }
-  json message = json::parse(text.begin(), text.end(), nullptr, false);
+  // nlohmann stops at a NUL byte as if the text ended there, so "{...}\0anything" would pass;
+  // raw NUL is never valid JSON (inside strings it must be escaped).
+  json message = text.find('\0') == std::string_view::npos ? json::parse(text.begin(), text.end(), nullptr, false)
+                                                           : json(json::value_t::discarded);
   if (message.is_discarded()) {
     replies->send(jsonrpc::error(nullptr, error_code::parse_error, "Parse error: the message is not valid JSON"));
     return;
@@ -247,7 +253,7 @@ inline void server::run_request(const std::shared_ptr<session>& s, json id, std:
   auto work = [this, s, state, replies, handler = std::move(handler), params = std::move(params)]() {
     json reply;
     if (!state->cancelled) {
-      context ctx(s, state, replies, s->client());
+      context ctx(s, state, replies, s->client_ptr());
       try {
         json result = handler.call(ctx, params);
         if (!result.is_object()) throw std::logic_error("a method handler returned " + std::string(result.type_name()) +
@@ -294,6 +300,11 @@ inline json server::initialize(const std::shared_ptr<session>& s, const json& pa
   s->set_initialized(client);
   {
     std::lock_guard lock(sessions_mutex_);
+    // Ended sessions are dropped here as well as in notify_all: a server that never notifies
+    // would otherwise keep one entry (and the session's memory, via make_shared) per client forever.
+    sessions_.erase(std::remove_if(sessions_.begin(), sessions_.end(),
+                                   [](const std::weak_ptr<session>& w) { return w.expired(); }),
+                    sessions_.end());
     sessions_.push_back(s);
   }
 
@@ -322,18 +333,13 @@ inline json server::call_tool(context& ctx, const json& params) const {
     if (!a->is_object()) throw protocol_error(error_code::invalid_params, "Invalid params: \"arguments\" must be an object");
     arguments = &*a;
   }
-  std::shared_ptr<const tool_definition> tool;
-  std::string known;
-  {
-    std::shared_lock lock(registry_mutex_);
-    for (const auto& t : tools_) {
-      if (t->name == *name) tool = t;
-      known += (known.empty() ? "" : ", ") + t->name;
-    }
-  }
-  if (!tool)
+  std::shared_ptr<const tool_definition> tool = find_tool(name->get_ref<const std::string&>());
+  if (!tool) {
+    std::string known;
+    for (const auto& n : tool_names()) known += (known.empty() ? "" : ", ") + n;
     throw protocol_error(error_code::invalid_params, "Unknown tool: '" + name->get<std::string>() + "'. Available tools: " +
                                                          (known.empty() ? "none" : known));
+  }
   const auto start = std::chrono::steady_clock::now();
   json result = tool->invoke(*arguments, ctx);
   tool->stats->record_call(
@@ -342,10 +348,14 @@ inline json server::call_tool(context& ctx, const json& params) const {
   return result;
 }
 
-inline tool_metrics server::metrics(std::string_view tool_name) const {
+inline std::shared_ptr<const tool_definition> server::find_tool(std::string_view name) const {
   std::shared_lock lock(registry_mutex_);
-  for (const auto& t : tools_)
-    if (t->name == tool_name) return t->stats->snapshot();
+  auto it = tool_index_.find(name);
+  return it == tool_index_.end() ? nullptr : it->second;
+}
+
+inline tool_metrics server::metrics(std::string_view tool_name) const {
+  if (auto t = find_tool(tool_name)) return t->stats->snapshot();
   throw std::out_of_range("No tool named '" + std::string(tool_name) + "'");
 }
 

@@ -1,0 +1,808 @@
+// mcp_bench: the load driver of the benchmark. It only speaks JSON-RPC over pipes or HTTP/1.1, so
+// it treats our server and the TypeScript one identically. Every measuring command prints one JSON
+// object on stdout (tagged with --label and --impl); `report` turns the collected lines into the
+// Markdown table and the gnuplot data.
+//
+//   mcp_bench gen-notes --count N --out PATH
+//   mcp_bench stdio --tool add|search --mode pipelined|sequential|rate [--inflight 64] [--rate R]
+//                   [--seconds S] [--warmup S] -- SERVER ARGS...
+//   mcp_bench startup --runs N -- SERVER ARGS...
+//   mcp_bench http-init --port P [--wait S]       (prints the Mcp-Session-Id of a fresh session)
+//   mcp_bench sessions --port P --pid PID --count N [--connections C]
+//   mcp_bench rss --pid PID --seconds S           (peak VmRSS while a load runs elsewhere)
+//   mcp_bench free-port                           (a loopback port that was free a moment ago)
+//   mcp_bench report --in results.jsonl --out results.md --plot throughput.dat [--notes TEXT]
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <time.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using json = nlohmann::json;
+using clock_type = std::chrono::steady_clock;
+
+namespace {
+
+[[noreturn]] void fail(const std::string& what) {
+  std::cerr << "mcp_bench: " << what << "\n";
+  std::exit(1);
+}
+
+double seconds_since(clock_type::time_point t) {
+  return std::chrono::duration<double>(clock_type::now() - t).count();
+}
+
+// --- command line ------------------------------------------------------------------------------
+
+struct args {
+  std::map<std::string, std::string> opts;
+  std::vector<std::string> command;  // after "--"
+
+  std::string get(const std::string& name, const std::string& fallback = "") const {
+    auto it = opts.find(name);
+    return it == opts.end() ? fallback : it->second;
+  }
+  double number(const std::string& name, double fallback) const {
+    auto it = opts.find(name);
+    return it == opts.end() ? fallback : std::stod(it->second);
+  }
+  std::string need(const std::string& name) const {
+    auto it = opts.find(name);
+    if (it == opts.end()) fail("missing --" + name);
+    return it->second;
+  }
+};
+
+args parse_args(int argc, char** argv, int first) {
+  args a;
+  for (int i = first; i < argc; ++i) {
+    std::string s = argv[i];
+    if (s == "--") {
+      for (++i; i < argc; ++i) a.command.push_back(argv[i]);
+      break;
+    }
+    if (s.rfind("--", 0) != 0 || i + 1 >= argc) fail("bad argument '" + s + "'");
+    a.opts[s.substr(2)] = argv[++i];
+  }
+  return a;
+}
+
+json tagged(const args& a, json j) {
+  j["label"] = a.get("label");
+  j["impl"] = a.get("impl");
+  return j;
+}
+
+// --- measurements --------------------------------------------------------------------------------
+
+long rss_kb(int pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+  return -1;
+}
+
+double percentile(std::vector<double>& v, double p) {
+  if (v.empty()) return NAN;
+  std::size_t k = std::min(v.size() - 1, static_cast<std::size_t>(std::ceil(p / 100.0 * v.size())) - (p > 0 ? 1 : 0));
+  std::nth_element(v.begin(), v.begin() + static_cast<long>(k), v.end());
+  return v[k];
+}
+
+// --- a server on pipes ---------------------------------------------------------------------------
+
+class child {
+ public:
+  explicit child(const std::vector<std::string>& argv) {
+    if (argv.empty()) fail("no server command after --");
+    int in[2], out[2];
+    if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC)) fail("pipe failed");
+    pid_ = fork();
+    if (pid_ < 0) fail("fork failed");
+    if (pid_ == 0) {
+      prctl(PR_SET_PDEATHSIG, SIGKILL);  // a killed driver must not leave servers behind
+      dup2(in[0], 0);
+      dup2(out[1], 1);
+      std::vector<char*> v;
+      for (auto& s : argv) v.push_back(const_cast<char*>(s.c_str()));
+      v.push_back(nullptr);
+      execvp(v[0], v.data());
+      _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    in_ = in[1];
+    out_ = out[0];
+  }
+  ~child() { stop(); }
+  child(const child&) = delete;
+  child& operator=(const child&) = delete;
+
+  int pid() const { return pid_; }
+
+  void write_all(const std::string& text) {
+    std::size_t done = 0;
+    while (done < text.size()) {
+      ssize_t n = ::write(in_, text.data() + done, text.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) fail("the server stopped reading (it exited?)");
+      done += static_cast<std::size_t>(n);
+    }
+  }
+
+  // Complete lines that arrived within `timeout` (zero: only what is there already).
+  std::vector<std::string> read_lines(clock_type::duration timeout) {
+    std::vector<std::string> lines;
+    pollfd p{out_, POLLIN, 0};
+    auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::max(timeout, clock_type::duration::zero())).count();
+    timespec ts{static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)};
+    if (ppoll(&p, 1, &ts, nullptr) <= 0) return lines;
+    char chunk[65536];
+    ssize_t n = ::read(out_, chunk, sizeof chunk);
+    if (n == 0) fail("the server closed its output (it exited?)");
+    if (n < 0) return lines;
+    buffer_.append(chunk, static_cast<std::size_t>(n));
+    std::size_t start = 0;
+    for (std::size_t nl; (nl = buffer_.find('\n', start)) != std::string::npos; start = nl + 1)
+      lines.emplace_back(buffer_, start, nl - start);
+    buffer_.erase(0, start);
+    return lines;
+  }
+
+  std::string read_line(double timeout_s) {
+    auto start = clock_type::now();
+    while (pending_.empty()) {
+      if (seconds_since(start) > timeout_s) fail("no reply from the server within " + std::to_string(timeout_s) + " s");
+      for (auto& l : read_lines(std::chrono::milliseconds(100))) pending_.push_back(std::move(l));
+    }
+    std::string l = std::move(pending_.front());
+    pending_.erase(pending_.begin());
+    return l;
+  }
+
+  // Closes stdin (the polite end of a stdio server), then kills what is still there after 3 s.
+  void stop() {
+    if (pid_ <= 0) return;
+    if (in_ >= 0) close(in_);
+    in_ = -1;
+    for (int i = 0; i < 300; ++i) {
+      if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
+        pid_ = -1;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+      pid_ = -1;
+    }
+    if (out_ >= 0) close(out_);
+    out_ = -1;
+  }
+
+ private:
+  int pid_ = -1, in_ = -1, out_ = -1;
+  std::string buffer_;
+  std::vector<std::string> pending_;
+};
+
+const char* protocol_version = "2025-06-18";
+
+std::string initialize_request(int id) {
+  return json{{"jsonrpc", "2.0"},
+              {"id", id},
+              {"method", "initialize"},
+              {"params",
+               {{"protocolVersion", protocol_version},
+                {"capabilities", json::object()},
+                {"clientInfo", {{"name", "mcp_bench"}, {"version", "1.0"}}}}}}
+      .dump();
+}
+const char* initialized_notification = R"({"jsonrpc":"2.0","method":"notifications/initialized"})";
+
+// The queries of the search benchmark: a mix of common and rarer words of the generated notes.
+const char* search_queries[] = {"harbor", "falcon river", "lantern", "copper meadow"};
+
+std::string call_request(const std::string& tool, long id) {
+  if (tool == "add")
+    return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
+           R"(,"method":"tools/call","params":{"name":"add","arguments":{"a":)" + std::to_string(id) +
+           R"(,"b":0.5}}})";
+  return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
+         R"(,"method":"tools/call","params":{"name":"search_notes","arguments":{"query":")" +
+         search_queries[id % 4] + R"(","limit":5}}})";
+}
+
+// The id of a reply, found without parsing the whole line (the driver must stay cheap). Results
+// hold no "id" keys of their own, and escaped ones inside text blocks are skipped.
+long reply_id(const std::string& line) {
+  for (std::size_t at = line.find("\"id\":"); at != std::string::npos; at = line.find("\"id\":", at + 1))
+    if (at == 0 || line[at - 1] != '\\') return std::strtol(line.c_str() + at + 5, nullptr, 10);
+  return -1;
+}
+
+bool reply_failed(const std::string& line) {
+  return line.find("\"isError\":true") != std::string::npos || line.find("\"error\":{") != std::string::npos;
+}
+
+// Checks one reply in full: the answer must be right, not only fast.
+json check_reply(const std::string& tool, long id, const std::string& line) {
+  json r = json::parse(line);
+  if (!r.contains("result")) fail("error reply: " + line.substr(0, 400));
+  const json& sc = r["result"].value("structuredContent", json());
+  if (tool == "add") {
+    if (!sc.contains("sum") || std::fabs(sc["sum"].get<double>() - (static_cast<double>(id) + 0.5)) > 1e-9)
+      fail("wrong add result: " + line.substr(0, 400));
+    return {{"check", "sum ok"}};
+  }
+  if (!sc.contains("total_matches") || !sc["notes"].is_array()) fail("bad search result: " + line.substr(0, 400));
+  return {{"total_matches", sc["total_matches"]}, {"page", sc["notes"].size()}};
+}
+
+void initialize(child& c) {
+  c.write_all(initialize_request(0) + "\n");
+  std::string reply = c.read_line(30);
+  if (reply.find("\"result\"") == std::string::npos) fail("initialize failed: " + reply.substr(0, 400));
+  c.write_all(std::string(initialized_notification) + "\n");
+}
+
+int cmd_stdio(const args& a) {
+  const std::string tool = a.get("tool", "add");
+  const std::string mode = a.get("mode", "pipelined");
+  const int inflight = static_cast<int>(a.number("inflight", 64));
+  const double seconds = a.number("seconds", 3);
+  const double warmup = a.number("warmup", 1);
+  const long max_requests = static_cast<long>(a.number("max-requests", 5e6));
+  if (tool != "add" && tool != "search") fail("--tool add|search");
+
+  child c(a.command);
+  initialize(c);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const long idle_kb = rss_kb(c.pid());
+
+  long next_id = 1;
+  json check = check_reply(tool, next_id, (c.write_all(call_request(tool, next_id) + "\n"), c.read_line(30)));
+  ++next_id;
+
+  std::vector<double> latencies_us;  // sequential and rate modes
+  long peak_kb = idle_kb, errors = 0, done = 0;
+  auto sample_rss = [&, last = clock_type::now()]() mutable {
+    if (seconds_since(last) < 0.05) return;
+    last = clock_type::now();
+    peak_kb = std::max(peak_kb, rss_kb(c.pid()));
+  };
+
+  // Pipelined: `inflight` requests outstanding at all times; a warm-up phase first (JIT, caches).
+  auto pipelined = [&](double duration, bool measure) {
+    std::string batch;
+    for (int i = 0; i < inflight; ++i) batch += call_request(tool, next_id++) + "\n";
+    c.write_all(batch);
+    long outstanding = inflight, count = 0;
+    auto start = clock_type::now();
+    bool sending = true;
+    while (outstanding > 0) {
+      if (sending && (seconds_since(start) >= duration || count >= max_requests)) sending = false;
+      auto lines = c.read_lines(std::chrono::seconds(1));
+      batch.clear();
+      for (auto& l : lines) {
+        --outstanding;
+        ++count;
+        if (reply_failed(l)) ++errors;
+        if (sending) {
+          batch += call_request(tool, next_id++) + "\n";
+          ++outstanding;
+        }
+      }
+      if (!batch.empty()) c.write_all(batch);
+      if (measure) sample_rss();
+      if (lines.empty() && seconds_since(start) > duration + 30) fail("replies stopped coming");
+    }
+    return std::pair<long, double>{count, seconds_since(start)};
+  };
+
+  auto sequential = [&](double duration, bool measure) {
+    auto start = clock_type::now();
+    long count = 0;
+    while (seconds_since(start) < duration && count < max_requests) {
+      auto t0 = clock_type::now();
+      c.write_all(call_request(tool, next_id++) + "\n");
+      std::string l = c.read_line(30);
+      double us = seconds_since(t0) * 1e6;
+      if (reply_failed(l)) ++errors;
+      ++count;
+      if (measure) {
+        latencies_us.push_back(us);
+        sample_rss();
+      }
+    }
+    return std::pair<long, double>{count, seconds_since(start)};
+  };
+
+  // Open loop at a fixed rate: latency counts from when a request was due, so a stalled server
+  // cannot hide its queue (no coordinated omission).
+  auto at_rate = [&](double duration, double rate, bool measure) {
+    std::map<long, clock_type::time_point> due_of;
+    auto start = clock_type::now();
+    const auto interval = std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(1.0 / rate));
+    auto next_due = start;
+    long count = 0;
+    while (true) {
+      const bool sending = seconds_since(start) < duration;
+      if (!sending && due_of.empty()) break;
+      std::string batch;
+      for (auto now = clock_type::now(); sending && next_due <= now && due_of.size() < 100000; next_due += interval) {
+        due_of[next_id] = next_due;
+        batch += call_request(tool, next_id++) + "\n";
+      }
+      if (!batch.empty()) c.write_all(batch);
+      // Sleep in poll until the next request is due (never spin: the server needs the cores).
+      auto wait = sending ? std::min<clock_type::duration>(next_due - clock_type::now(), std::chrono::milliseconds(5))
+                          : clock_type::duration(std::chrono::milliseconds(100));
+      for (auto& l : c.read_lines(wait)) {
+        auto it = due_of.find(reply_id(l));
+        if (it == due_of.end()) continue;
+        if (reply_failed(l)) ++errors;
+        if (measure) latencies_us.push_back(std::chrono::duration<double, std::micro>(clock_type::now() - it->second).count());
+        due_of.erase(it);
+        ++count;
+      }
+      if (measure) sample_rss();
+      if (seconds_since(start) > duration + 30) fail("replies stopped coming");
+    }
+    return std::pair<long, double>{count, seconds_since(start)};
+  };
+
+  std::pair<long, double> result;
+  if (mode == "pipelined") {
+    pipelined(warmup, false);
+    result = pipelined(seconds, true);
+  } else if (mode == "sequential") {
+    pipelined(warmup, false);
+    result = sequential(seconds, true);
+  } else if (mode == "rate") {
+    const double rate = a.number("rate", 1000);
+    pipelined(warmup, false);
+    result = at_rate(seconds, rate, true);
+  } else {
+    fail("--mode pipelined|sequential|rate");
+  }
+  done = result.first;
+  json out = tagged(a, {{"tool", tool},
+                        {"mode", mode},
+                        {"requests", done},
+                        {"seconds", result.second},
+                        {"rps", done / result.second},
+                        {"errors", errors},
+                        {"rss_idle_kb", idle_kb},
+                        {"rss_peak_kb", peak_kb}});
+  out.update(check);
+  if (mode == "pipelined") out["inflight"] = inflight;
+  if (mode == "rate") out["target_rps"] = a.number("rate", 1000);
+  if (!latencies_us.empty()) {
+    out["p50_us"] = percentile(latencies_us, 50);
+    out["p99_us"] = percentile(latencies_us, 99);
+    out["max_us"] = *std::max_element(latencies_us.begin(), latencies_us.end());
+  }
+  c.stop();
+  std::cout << out.dump() << std::endl;
+  return errors == 0 ? 0 : 1;
+}
+
+// Exec to the first answered initialize, `runs` times.
+int cmd_startup(const args& a) {
+  const int runs = static_cast<int>(a.number("runs", 20));
+  std::vector<double> ms;
+  for (int i = 0; i < runs; ++i) {
+    auto t0 = clock_type::now();
+    child c(a.command);
+    c.write_all(initialize_request(0) + "\n");
+    std::string reply = c.read_line(30);
+    ms.push_back(seconds_since(t0) * 1e3);
+    if (reply.find("\"result\"") == std::string::npos) fail("initialize failed: " + reply.substr(0, 400));
+    c.stop();
+  }
+  double mean = 0;
+  for (double v : ms) mean += v / runs;
+  double mn = *std::min_element(ms.begin(), ms.end());
+  std::cout << tagged(a, {{"runs", runs}, {"mean_ms", mean}, {"min_ms", mn}, {"p50_ms", percentile(ms, 50)}}).dump()
+            << std::endl;
+  return 0;
+}
+
+// --- a small HTTP/1.1 client ---------------------------------------------------------------------
+
+struct http_response {
+  int status = 0;
+  std::map<std::string, std::string> headers;  // lower-case names
+  std::string body;
+};
+
+class http_client {
+ public:
+  http_client(int port, double wait_s) : port_(port) {
+    auto start = clock_type::now();
+    while ((fd_ = try_connect()) < 0) {
+      if (seconds_since(start) > wait_s) fail("cannot connect to 127.0.0.1:" + std::to_string(port));
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+  ~http_client() {
+    if (fd_ >= 0) close(fd_);
+  }
+  http_client(const http_client&) = delete;
+
+  http_response post(const std::string& body, const std::vector<std::pair<std::string, std::string>>& headers) {
+    std::string req = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port_) +
+                      "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                      "Content-Length: " +
+                      std::to_string(body.size()) + "\r\n";
+    for (auto& [k, v] : headers) req += k + ": " + v + "\r\n";
+    req += "\r\n" + body;
+    for (std::size_t done = 0; done < req.size();) {
+      ssize_t n = ::send(fd_, req.data() + done, req.size() - done, MSG_NOSIGNAL);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) fail("HTTP send failed");
+      done += static_cast<std::size_t>(n);
+    }
+    return read_response();
+  }
+
+ private:
+  int try_connect() {
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<uint16_t>(port_));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+      close(fd);
+      return -1;
+    }
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    timeval tv{30, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    return fd;
+  }
+
+  void fill() {
+    char chunk[65536];
+    ssize_t n;
+    do n = ::recv(fd_, chunk, sizeof chunk, 0);
+    while (n < 0 && errno == EINTR);
+    if (n <= 0) fail("HTTP connection closed or timed out");
+    buf_.append(chunk, static_cast<std::size_t>(n));
+  }
+  std::string take_line() {
+    std::size_t at;
+    while ((at = buf_.find("\r\n")) == std::string::npos) fill();
+    std::string line = buf_.substr(0, at);
+    buf_.erase(0, at + 2);
+    return line;
+  }
+  std::string take(std::size_t n) {
+    while (buf_.size() < n) fill();
+    std::string out = buf_.substr(0, n);
+    buf_.erase(0, n);
+    return out;
+  }
+
+  http_response read_response() {
+    http_response r;
+    std::string status = take_line();
+    if (status.size() < 12) fail("bad HTTP status line: " + status);
+    r.status = std::stoi(status.substr(9, 3));
+    for (std::string line; !(line = take_line()).empty();) {
+      auto colon = line.find(':');
+      if (colon == std::string::npos) continue;
+      std::string name = line.substr(0, colon);
+      for (auto& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      std::size_t v = line.find_first_not_of(' ', colon + 1);
+      r.headers[name] = v == std::string::npos ? "" : line.substr(v);
+    }
+    if (r.headers.count("content-length")) {
+      r.body = take(std::stoul(r.headers["content-length"]));
+    } else if (r.headers["transfer-encoding"].find("chunked") != std::string::npos) {
+      for (;;) {
+        std::size_t size = std::stoul(take_line(), nullptr, 16);
+        if (size == 0) {
+          while (!take_line().empty()) {
+          }
+          break;
+        }
+        r.body += take(size);
+        take_line();
+      }
+    } else if (r.status != 202 && r.status != 204) {
+      fail("HTTP reply without a length (status " + std::to_string(r.status) + ")");
+    }
+    return r;
+  }
+
+  int port_;
+  int fd_ = -1;
+  std::string buf_;
+};
+
+// One initialize + notifications/initialized; returns the session id ("" in stateless mode).
+std::string open_session(http_client& http) {
+  http_response r = http.post(initialize_request(1), {});
+  if (r.status != 200 || r.body.find("\"result\"") == std::string::npos)
+    fail("initialize over HTTP failed: " + std::to_string(r.status) + " " + r.body.substr(0, 300));
+  std::string sid = r.headers.count("mcp-session-id") ? r.headers["mcp-session-id"] : "";
+  std::vector<std::pair<std::string, std::string>> h{{"MCP-Protocol-Version", protocol_version}};
+  if (!sid.empty()) h.emplace_back("Mcp-Session-Id", sid);
+  http_response n = http.post(initialized_notification, h);
+  if (n.status != 202) fail("notifications/initialized over HTTP got " + std::to_string(n.status));
+  return sid;
+}
+
+int cmd_http_init(const args& a) {
+  http_client http(static_cast<int>(a.number("port", 0)), a.number("wait", 20));
+  std::cout << open_session(http) << std::endl;
+  return 0;
+}
+
+// Opens `count` sessions over a few keep-alive connections, keeps them, and reads the server's RSS.
+int cmd_sessions(const args& a) {
+  const int port = static_cast<int>(a.number("port", 0));
+  const int pid = std::stoi(a.need("pid"));
+  const long count = static_cast<long>(a.number("count", 10000));
+  const int connections = static_cast<int>(a.number("connections", 4));
+  {
+    http_client warm(port, 20);  // one session first, so start-up allocations are not counted
+    open_session(warm);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const long before = rss_kb(pid);
+  auto start = clock_type::now();
+  std::atomic<long> opened{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < connections; ++t)
+    threads.emplace_back([&, t] {
+      http_client http(port, 5);
+      for (long i = t; i < count; i += connections) {
+        if (open_session(http).empty()) fail("the server gave no Mcp-Session-Id (stateless?)");
+        ++opened;
+      }
+    });
+  for (auto& th : threads) th.join();
+  const double took = seconds_since(start);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const long after = rss_kb(pid);
+  std::cout << tagged(a, {{"sessions", opened.load()},
+                          {"seconds", took},
+                          {"rss_before_kb", before},
+                          {"rss_after_kb", after},
+                          {"bytes_per_session", (after - before) * 1024.0 / std::max(1L, opened.load())}})
+                   .dump()
+            << std::endl;
+  return 0;
+}
+
+int cmd_rss(const args& a) {
+  const int pid = std::stoi(a.need("pid"));
+  const double seconds = a.number("seconds", 5);
+  long peak = rss_kb(pid), idle = peak;
+  for (auto start = clock_type::now(); seconds_since(start) < seconds;) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    peak = std::max(peak, rss_kb(pid));
+  }
+  std::cout << tagged(a, {{"rss_start_kb", idle}, {"rss_peak_kb", peak}}).dump() << std::endl;
+  return 0;
+}
+
+int cmd_free_port() {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+      getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0)
+    fail("cannot find a free port");
+  std::cout << ntohs(addr.sin_port) << std::endl;
+  close(fd);
+  return 0;
+}
+
+// --- generated notes -----------------------------------------------------------------------------
+
+int cmd_gen_notes(const args& a) {
+  const long count = static_cast<long>(a.number("count", 3000));
+  static const char* vocabulary[] = {
+      "harbor", "falcon", "river", "lantern", "copper", "meadow", "signal", "budget", "quarter", "design",
+      "review", "kernel", "garden", "ticket", "summit", "orbit", "marble", "window", "thread", "socket",
+      "ledger", "canvas", "beacon", "forest", "pillar", "engine", "velvet", "crystal", "anchor", "harvest",
+      "meeting", "release", "roadmap", "customer", "invoice", "backlog", "sprint", "deploy", "metrics", "outage",
+      "the", "a", "of", "and", "to", "in", "for", "with", "on", "about", "we", "should", "next", "week", "plan",
+      "notes", "draft", "idea", "follow", "up", "check", "update", "team", "call", "list", "open", "closed"};
+  const std::size_t nv = sizeof vocabulary / sizeof *vocabulary;
+  std::uint64_t state = 0x9e3779b97f4a7c15ULL;  // fixed seed: the same notes on every run
+  auto next = [&] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  json notes = json::array();
+  for (long i = 0; i < count; ++i) {
+    char title[96];
+    std::snprintf(title, sizeof title, "Note %05ld %s %s", i, vocabulary[next() % 40], vocabulary[next() % 40]);
+    std::string body = "# " + std::string(title) + "\n\n";
+    const std::size_t words = 20 + next() % 160;
+    for (std::size_t w = 0; w < words; ++w) {
+      // Topic words (the first 40) are rarer than filler, so multi-word queries match a few percent.
+      body += next() % 8 == 0 ? vocabulary[next() % 40] : vocabulary[40 + next() % (nv - 40)];
+      body += (w % 12 == 11) ? ".\n" : " ";
+    }
+    notes.push_back({{"title", title},
+                     {"body", body},
+                     {"visibility", next() % 3 ? "team" : "private"},
+                     {"created", "2025-01-01T00:00:00Z"},
+                     {"last_modified", "2025-06-01T12:00:00Z"}});
+  }
+  std::ofstream(a.need("out")) << json{{"notes", notes}}.dump(1) << "\n";
+  return 0;
+}
+
+// --- the report ----------------------------------------------------------------------------------
+
+std::string fmt(double v, int decimals = 0) {
+  if (std::isnan(v)) return "n/a";
+  std::ostringstream s;
+  s.setf(std::ios::fixed);
+  s.precision(decimals);
+  s << v;
+  std::string t = s.str();
+  if (decimals == 0 && std::fabs(v) >= 10000) {  // thousands separators for large counts
+    for (int i = static_cast<int>(t.size()) - 3; i > (t[0] == '-' ? 1 : 0); i -= 3) t.insert(static_cast<std::size_t>(i), ",");
+  }
+  return t;
+}
+
+int cmd_report(const args& a) {
+  std::map<std::pair<std::string, std::string>, json> r;  // (label, impl) -> record
+  std::ifstream in(a.need("in"));
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] != '{') continue;
+    json j = json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.contains("label")) continue;
+    r[{j["label"].get<std::string>(), j.value("impl", "")}] = j;
+  }
+  auto value = [&](const std::string& label, const std::string& impl, const std::string& field) {
+    auto it = r.find({label, impl});
+    if (it == r.end() || !it->second.contains(field) || !it->second[field].is_number()) return std::nan("");
+    return it->second[field].get<double>();
+  };
+
+  std::ostringstream md;
+  md << "| Measure | Ours (C++) | TypeScript SDK | Ours / theirs | Target | Met |\n"
+     << "|---|---|---|---|---|---|\n";
+  // higher: ours/theirs must reach `target`; lower: ours/theirs must not exceed it.
+  auto row = [&](const std::string& name, const std::string& label, const std::string& field, double scale,
+                 int decimals, const std::string& unit, const char* direction = nullptr, double target = 0) {
+    double o = value(label, "ours", field) * scale, t = value(label, "ts", field) * scale;
+    double ratio = o / t;
+    std::string target_text = "", met = "";
+    if (direction) {
+      bool higher = std::string(direction) == "higher";
+      target_text = higher ? "ours/theirs >= " + fmt(target, 0) : "ours/theirs <= " + fmt(target, 2);
+      met = std::isnan(ratio) ? "not measured" : ((higher ? ratio >= target : ratio <= target) ? "yes" : "**MISSED**");
+    }
+    md << "| " << name << " | " << fmt(o, decimals) << unit << " | " << fmt(t, decimals) << unit << " | "
+       << (std::isnan(ratio) ? "n/a" : fmt(ratio, ratio < 10 ? 2 : 1)) << " | " << target_text << " | " << met << " |\n";
+  };
+  auto absolute_row = [&](const std::string& name, const std::string& label, const std::string& field, double limit) {
+    double o = value(label, "ours", field), t = value(label, "ts", field);
+    std::string met = std::isnan(o) ? "not measured" : (o < limit ? "yes" : "**MISSED**");
+    auto o_rate = value(label, "ours", "target_rps"), t_rate = value(label, "ts", "target_rps");
+    md << "| " << name << " | " << fmt(o / 1000, 3) << " ms at " << fmt(o_rate) << "/s | " << fmt(t / 1000, 3)
+       << " ms at " << fmt(t_rate) << "/s | " << (std::isnan(o / t) ? "n/a" : fmt(o / t, 2)) << " | ours < "
+       << fmt(limit / 1000, 0) << " ms | " << met << " |\n";
+  };
+
+  md << "| **stdio** | | | | | |\n";
+  row("add: pipelined calls/s (64 in flight)", "stdio_add_pipelined", "rps", 1, 0, "", "higher", 8);
+  row("add: sequential p50 latency", "stdio_add_sequential", "p50_us", 1, 1, " µs");
+  row("add: sequential p99 latency", "stdio_add_sequential", "p99_us", 1, 1, " µs");
+  absolute_row("add: p99 latency at half of own peak rate", "stdio_add_half_load", "p99_us", 1000);
+  row("search_notes: pipelined calls/s (64 in flight)", "stdio_search_pipelined", "rps", 1, 0, "");
+  row("search_notes: sequential p50 latency", "stdio_search_sequential", "p50_us", 1, 1, " µs");
+  row("search_notes: sequential p99 latency", "stdio_search_sequential", "p99_us", 1, 1, " µs");
+  md << "| **Streamable HTTP** (wrk, keep-alive) | | | | | |\n";
+  row("session mode: requests/s", "http_session", "rps", 1, 0, "", "higher", 20);
+  row("session mode: p50 latency", "http_session", "p50_us", 1, 1, " µs");
+  row("session mode: p99 latency", "http_session", "p99_us", 1, 1, " µs");
+  row("stateless mode: requests/s", "http_stateless", "rps", 1, 0, "");
+  row("stateless mode: p50 latency", "http_stateless", "p50_us", 1, 1, " µs");
+  row("stateless mode: p99 latency", "http_stateless", "p99_us", 1, 1, " µs");
+  md << "| **Memory** | | | | | |\n";
+  row("RSS idle (stdio, after initialize)", "stdio_add_pipelined", "rss_idle_kb", 1.0 / 1024, 1, " MiB", "lower", 0.1);
+  row("RSS under load (stdio add, 64 in flight)", "stdio_add_pipelined", "rss_peak_kb", 1.0 / 1024, 1, " MiB");
+  row("RSS under load (stdio search_notes)", "stdio_search_pipelined", "rss_peak_kb", 1.0 / 1024, 1, " MiB");
+  row("RSS under load (HTTP session mode)", "http_session_rss", "rss_peak_kb", 1.0 / 1024, 1, " MiB");
+  row("Memory per open HTTP session", "sessions", "bytes_per_session", 1.0 / 1024, 1, " KiB");
+  row("RSS with all sessions open", "sessions", "rss_after_kb", 1.0 / 1024, 1, " MiB");
+  md << "| **Start-up** | | | | | |\n";
+  row("exec to first answered initialize (mean)", "startup", "mean_ms", 1, 2, " ms");
+  row("exec to first answered initialize (min)", "startup", "min_ms", 1, 2, " ms");
+
+  // Compile time compares our TU with the floor, not with TypeScript.
+  double notes_s = value("compile_notes", "ours", "mean_s"), floor_s = value("compile_floor", "ours", "mean_s");
+  auto secs = [](double v) { return std::isnan(v) ? std::string("not measured") : fmt(v, 2) + " s"; };
+  md << "\n| Compile time (`c++ -std=c++20 -O2 -c`) | Mean | Over the floor |\n|---|---|---|\n"
+     << "| examples/notes/main.cpp | " << secs(notes_s) << " | " << (std::isnan(notes_s / floor_s) ? "n/a" : fmt(notes_s / floor_s, 2) + "x") << " |\n"
+     << "| floor: only nlohmann/json, asio and valijson headers | " << secs(floor_s) << " | 1.00x |\n";
+
+  // Both servers must have found the same notes, or the search comparison means nothing.
+  double om = value("stdio_search_pipelined", "ours", "total_matches"), tm = value("stdio_search_pipelined", "ts", "total_matches");
+  if (!std::isnan(om) && !std::isnan(tm) && om != tm)
+    md << "\n**Warning:** search_notes found " << fmt(om) << " matches in ours and " << fmt(tm) << " in TypeScript.\n";
+  long errors = 0;
+  for (auto& [key, j] : r) errors += j.value("errors", 0L);
+  if (errors) md << "\n**Warning:** " << errors << " error replies during the runs.\n";
+  if (!a.get("notes").empty()) md << "\n" << a.get("notes") << "\n";
+  md << "\nRatios are ours / theirs: above 1 is better for throughput, below 1 is better for latency, memory and time.\n";
+  std::ofstream(a.need("out")) << md.str();
+  std::cout << md.str();
+
+  if (!a.get("plot").empty()) {
+    std::ofstream plot(a.get("plot"));
+    plot << "# measure ours ts (requests/s; 0 = not measured)\n";
+    const std::pair<const char*, const char*> bars[] = {{"stdio add", "stdio_add_pipelined"},
+                                                        {"stdio search_notes", "stdio_search_pipelined"},
+                                                        {"HTTP session", "http_session"},
+                                                        {"HTTP stateless", "http_stateless"}};
+    for (auto& [name, label] : bars) {
+      double o = value(label, "ours", "rps"), t = value(label, "ts", "rps");
+      plot << '"' << name << "\" " << (std::isnan(o) ? 0 : o) << " " << (std::isnan(t) ? 0 : t) << "\n";
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) fail("usage: mcp_bench gen-notes|stdio|startup|http-init|sessions|rss|free-port|report [options] [-- server...]");
+  std::signal(SIGPIPE, SIG_IGN);
+  std::string cmd = argv[1];
+  args a = parse_args(argc, argv, 2);
+  if (cmd == "gen-notes") return cmd_gen_notes(a);
+  if (cmd == "stdio") return cmd_stdio(a);
+  if (cmd == "startup") return cmd_startup(a);
+  if (cmd == "http-init") return cmd_http_init(a);
+  if (cmd == "sessions") return cmd_sessions(a);
+  if (cmd == "rss") return cmd_rss(a);
+  if (cmd == "report") return cmd_report(a);
+  if (cmd == "free-port") return cmd_free_port();
+  fail("unknown command '" + cmd + "'");
+}

@@ -1,0 +1,241 @@
+#!/bin/sh
+# The benchmark: this SDK and the official TypeScript SDK doing the same work on the same machine
+# in the same run. Writes OUT/results.md (figures and ratios, ours / theirs), OUT/throughput.png
+# and OUT/results.jsonl (every raw measurement).
+#
+#   sh tests/bench/run.sh                 full run (builds Release into build-bench, ~6 min on 2 cores)
+#   sh tests/bench/run.sh --smoke ...     tiny counts; what the bench_smoke ctest runs
+#
+# Options: --build-dir DIR (default: <repo>/build-bench)  --out DIR (default: BUILD/bench)
+#          --server EXE --driver EXE (prebuilt; skips the build)  --node-dir DIR (npm scratch folder)
+#          --no-ts (ours only)  --profile (also run callgrind on the stdio server)
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+build=$repo/build-bench
+out=
+server=
+driver=
+node_dir=
+smoke=0
+use_ts=1
+profile=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --build-dir) build=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --server) server=$2; shift 2 ;;
+    --driver) driver=$2; shift 2 ;;
+    --node-dir) node_dir=$2; shift 2 ;;
+    --smoke) smoke=1; shift ;;
+    --no-ts) use_ts=0; shift ;;
+    --profile) profile=1; shift ;;
+    *) echo "run.sh: unknown option '$1'" >&2; exit 2 ;;
+  esac
+done
+out=${out:-$build/bench}
+node_dir=${node_dir:-$out/ts-peer}
+say() { echo "bench: $*" >&2; }
+has() { command -v "$1" >/dev/null 2>&1; }
+
+# Sizes of the run. Smoke: just enough to prove every stage still works.
+if [ $smoke = 1 ]; then
+  secs=0.3 warm=0.1 notes=300 startup_runs=2 sessions=50 wrk_secs=1 compile_runs=0
+else
+  secs=4 warm=1 notes=3000 startup_runs=20 sessions=10000 wrk_secs=8 compile_runs=2
+fi
+
+# --- tools: the full run installs what is missing; the smoke run never installs anything -----------
+if [ $smoke = 0 ]; then
+  missing=
+  for pkg in wrk hyperfine gnuplot-nox; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || missing="$missing $pkg"
+  done
+  if [ -n "$missing" ]; then
+    say "installing$missing with apt-get"
+    sudo=
+    [ "$(id -u)" = 0 ] || sudo=sudo
+    # shellcheck disable=SC2086
+    $sudo apt-get install -y --no-install-recommends $missing >&2 ||
+      { $sudo apt-get update >&2 && $sudo apt-get install -y --no-install-recommends $missing >&2; } ||
+      say "could not install$missing; the stages that need them are skipped"
+  fi
+fi
+
+# --- our binaries ------------------------------------------------------------------------------------
+if [ -z "$server" ] || [ -z "$driver" ]; then
+  if [ ! -f "$build/CMakeCache.txt" ]; then
+    say "configuring a Release build in $build"
+    cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release -DMCP_TEST_CXX20=OFF -DMCP_INTEROP_TESTS=OFF >&2
+  fi
+  cmake --build "$build" -j2 --target mcp_bench mcp_bench_server >&2
+  server=$build/tests/bench/mcp_bench_server
+  driver=$build/tests/bench/mcp_bench
+fi
+mkdir -p "$out/logs"
+results=$out/results.jsonl
+: >"$results"
+notes_file=$out/notes.json
+"$driver" gen-notes --count $notes --out "$notes_file"
+
+# Every server this script starts is recorded here and killed on the way out, whatever happens.
+pids=
+cleanup() {
+  for p in $pids; do kill "$p" 2>/dev/null || true; done
+  for p in $pids; do wait "$p" 2>/dev/null || true; done
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# --- the TypeScript peer: npm packages in a scratch folder of the build tree, never global ---------
+node_note=
+if [ $use_ts = 1 ] && ! has node; then
+  use_ts=0 node_note="TypeScript column empty: node is not installed."
+fi
+if [ $use_ts = 1 ]; then
+  mkdir -p "$node_dir"
+  cp "$here/ts/server.mjs" "$node_dir/server.mjs"
+  if ! cmp -s "$here/ts/package.json" "$node_dir/package.json" || [ ! -f "$node_dir/node_modules/@modelcontextprotocol/sdk/package.json" ]; then
+    cp "$here/ts/package.json" "$node_dir/package.json"
+    say "installing the TypeScript SDK into $node_dir"
+    if ! (cd "$node_dir" && timeout 300 npm install --no-audit --no-fund --loglevel=error >&2); then
+      use_ts=0 node_note="TypeScript column empty: npm install failed (no registry?)."
+      rm -f "$node_dir/package.json"  # so the next run tries again
+    fi
+  fi
+fi
+ts_version=
+if [ $use_ts = 1 ]; then
+  ts_version=$(cd "$node_dir" && node -p 'JSON.parse(require("fs").readFileSync("node_modules/@modelcontextprotocol/sdk/package.json")).version' 2>/dev/null || echo "?")
+  say "TypeScript peer: @modelcontextprotocol/sdk $ts_version on node $(node --version)"
+fi
+impls=ours
+[ $use_ts = 1 ] && impls="ours ts"
+
+# The server command of one implementation, with extra arguments.
+server_cmd() {
+  impl=$1
+  shift
+  if [ "$impl" = ours ]; then echo "$server $*"; else echo "node $node_dir/server.mjs $*"; fi
+}
+field() { sed -n "s/.*\"$1\":\([0-9.e+-]*\).*/\1/p"; }
+
+# --- stdio -------------------------------------------------------------------------------------------
+for impl in $impls; do
+  say "stdio: $impl"
+  # add needs no notes, so its idle RSS is the SDK's own; search_notes runs over the generated notes.
+  bare=$(server_cmd $impl)
+  with_notes=$(server_cmd $impl --store "$notes_file")
+  line=$("$driver" stdio --label stdio_add_pipelined --impl $impl --tool add --mode pipelined --inflight 64 \
+    --seconds $secs --warmup $warm -- $bare 2>>"$out/logs/stdio-$impl.log")
+  echo "$line" >>"$results"
+  peak=$(echo "$line" | field rps)
+  "$driver" stdio --label stdio_add_sequential --impl $impl --tool add --mode sequential \
+    --seconds $secs --warmup $warm -- $bare >>"$results" 2>>"$out/logs/stdio-$impl.log"
+  half=$(awk -v p="$peak" 'BEGIN { printf "%d", p / 2 }')
+  "$driver" stdio --label stdio_add_half_load --impl $impl --tool add --mode rate --rate "$half" \
+    --seconds $secs --warmup $warm -- $bare >>"$results" 2>>"$out/logs/stdio-$impl.log"
+  "$driver" stdio --label stdio_search_pipelined --impl $impl --tool search --mode pipelined --inflight 64 \
+    --seconds $secs --warmup $warm -- $with_notes >>"$results" 2>>"$out/logs/stdio-$impl.log"
+  "$driver" stdio --label stdio_search_sequential --impl $impl --tool search --mode sequential \
+    --seconds $secs --warmup $warm -- $with_notes >>"$results" 2>>"$out/logs/stdio-$impl.log"
+done
+
+# --- start-up ----------------------------------------------------------------------------------------
+for impl in $impls; do
+  say "start-up: $impl"
+  "$driver" startup --label startup --impl $impl --runs $startup_runs -- $(server_cmd $impl) \
+    >>"$results" 2>>"$out/logs/startup-$impl.log"
+done
+
+# --- Streamable HTTP ---------------------------------------------------------------------------------
+http_note=
+start_http() {  # impl, extra argument or ""; sets $pid and $port
+  port=$("$driver" free-port)
+  # shellcheck disable=SC2046
+  $(server_cmd "$1" --http 127.0.0.1:$port $2) >>"$out/logs/http-$1.log" 2>&1 &
+  pid=$!
+  pids="$pids $pid"
+}
+stop_http() {
+  kill "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}
+if "$server" --http x 2>&1 | grep -q "no HTTP transport"; then
+  http_note="HTTP rows empty: this build of the SDK has no HTTP transport."
+elif ! has wrk; then
+  http_note="HTTP rows empty: wrk is not installed."
+fi
+for impl in $impls; do
+  [ -z "$http_note" ] || break
+  for mode in session stateless; do
+    say "HTTP $mode mode: $impl"
+    extra=
+    [ $mode = stateless ] && extra=--stateless
+    start_http $impl "$extra"
+    sid=$("$driver" http-init --port $port --wait 20 2>>"$out/logs/http-$impl.log") || {
+      say "HTTP server ($impl, $mode) did not answer; see $out/logs/http-$impl.log"
+      stop_http
+      continue
+    }
+    [ -n "$sid" ] || sid=-
+    wrk -t1 -c16 -d1s -s "$here/wrk_call.lua" "http://127.0.0.1:$port/mcp" -- "$sid" >/dev/null 2>&1 || true  # warm-up
+    if [ $mode = session ]; then
+      "$driver" rss --label http_session_rss --impl $impl --pid $pid --seconds $wrk_secs >>"$results" &
+      watcher=$!
+    fi
+    BENCH_LABEL=http_$mode BENCH_IMPL=$impl wrk -t1 -c16 -d${wrk_secs}s --latency -s "$here/wrk_call.lua" \
+      "http://127.0.0.1:$port/mcp" -- "$sid" >"$out/logs/wrk-$mode-$impl.txt" 2>&1 || true
+    grep '^{' "$out/logs/wrk-$mode-$impl.txt" >>"$results" || say "wrk printed no summary ($impl, $mode)"
+    [ $mode = session ] && wait $watcher
+    stop_http
+  done
+  say "10,000 sessions: $impl"
+  start_http $impl ""
+  "$driver" sessions --label sessions --impl $impl --port $port --pid $pid --count $sessions --connections 4 \
+    >>"$results" 2>>"$out/logs/http-$impl.log" || say "the sessions run failed ($impl)"
+  stop_http
+done
+
+# --- compile time ------------------------------------------------------------------------------------
+if [ $compile_runs -gt 0 ] && has hyperfine; then
+  say "compile time ($compile_runs runs each)"
+  cxx=${CXX:-c++}
+  flags="-std=c++20 -O2 -c -I$repo/include -DASIO_STANDALONE -DASIO_NO_DEPRECATED -DVALIJSON_USE_EXCEPTIONS=1 -o /dev/null"
+  for tu in notes floor; do
+    src=$repo/examples/notes/main.cpp
+    [ $tu = floor ] && src=$here/floor.cpp
+    hyperfine --runs $compile_runs --export-json "$out/logs/compile-$tu.json" "$cxx $flags $src" >&2 &&
+      echo "{\"label\":\"compile_$tu\",\"impl\":\"ours\",\"mean_s\":$(tr -d ' \n' <"$out/logs/compile-$tu.json" | field mean)}" >>"$results"
+  done
+fi
+
+# --- callgrind profile of the stdio server (optional) ------------------------------------------------
+if [ $profile = 1 ] && has valgrind; then
+  say "callgrind on the stdio server: 5000 add calls, 100 search_notes calls"
+  "$driver" stdio --label profile --impl ours --tool add --mode pipelined --seconds 60 --max-requests 5000 --warmup 0 \
+    -- valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.add.out" "$server" >/dev/null 2>>"$out/logs/profile.log" || true
+  "$driver" stdio --label profile --impl ours --tool search --mode pipelined --inflight 8 --seconds 120 --max-requests 100 \
+    --warmup 0 -- valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.search.out" "$server" --store "$notes_file" \
+    >/dev/null 2>>"$out/logs/profile.log" || true
+  say "profiles: callgrind_annotate $out/callgrind.add.out (and callgrind.search.out)"
+fi
+
+# --- the report --------------------------------------------------------------------------------------
+about="Measured $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores ($(uname -m)), $notes notes"
+[ -n "$ts_version" ] && about="$about; TypeScript peer: @modelcontextprotocol/sdk $ts_version on node $(node --version)"
+[ $smoke = 1 ] && about="$about. SMOKE RUN: tiny counts, figures are meaningless"
+for n in "$node_note" "$http_note"; do [ -z "$n" ] || about="$about
+$n"; done
+"$driver" report --in "$results" --out "$out/results.md" --plot "$out/throughput.dat" --notes "$about" >/dev/null
+if has gnuplot; then
+  gnuplot -e "datafile='$out/throughput.dat'; outfile='$out/throughput.png'" "$here/throughput.gp" ||
+    say "gnuplot failed; no chart"
+fi
+cat "$out/results.md"
+if ! grep -q '^| add: pipelined calls/s (64 in flight) | [0-9]' "$out/results.md"; then
+  say "the table has no stdio figures for our server"
+  exit 1
+fi
+say "table written to $out/results.md"

@@ -1,0 +1,192 @@
+// Runs the official MCP conformance suite against the conformance server over Streamable HTTP:
+// starts the server on a free 127.0.0.1 port, runs the suite, counts every check it recorded and
+// stops the server whatever happens. Exits 0 only when no check failed or warned.
+//
+//   node run_suite.mjs --server BIN --suite-js PATH/dist/index.js --work DIR
+//                      [--timeout SECONDS] [--expect-scenarios N] -- SUITE_ARGS...
+//
+// Run it with Node 22 or newer (the suite needs it); the suite runs under the same node binary.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+function parseArgs(argv) {
+  const opts = { timeout: 300, expectScenarios: 1, suiteArgs: [] };
+  for (let i = 0; i < argv.length; ++i) {
+    const a = argv[i];
+    if (a === '--') {
+      opts.suiteArgs = argv.slice(i + 1);
+      break;
+    }
+    const value = argv[++i];
+    if (value === undefined) throw new Error(`missing value for ${a}`);
+    if (a === '--server') opts.server = value;
+    else if (a === '--suite-js') opts.suiteJs = value;
+    else if (a === '--work') opts.work = value;
+    else if (a === '--timeout') opts.timeout = Number(value);
+    else if (a === '--expect-scenarios') opts.expectScenarios = Number(value);
+    else throw new Error(`unknown option ${a}`);
+  }
+  for (const k of ['server', 'suiteJs', 'work'])
+    if (!opts[k]) throw new Error(`--${k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())} is required`);
+  return opts;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function canConnect(port) {
+  return new Promise((resolve) => {
+    const c = net.connect({ host: '127.0.0.1', port });
+    c.once('connect', () => {
+      c.destroy();
+      resolve(true);
+    });
+    c.once('error', () => resolve(false));
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function startServer(opts, port, logPath) {
+  const log = fs.openSync(logPath, 'w');
+  const child = spawn(opts.server, ['--http', `127.0.0.1:${port}`], { stdio: ['ignore', log, log] });
+  fs.closeSync(log);
+  child.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  child.once('error', (e) => console.error(`run_suite: cannot start ${opts.server}: ${e.message}`));
+  return child;
+}
+
+// Up when it accepts connections; null when it died first or never came up.
+async function serverUp(child, port) {
+  let dead = false;
+  child.exited.then(() => (dead = true));
+  for (const deadline = Date.now() + 15000; Date.now() < deadline && !dead; await sleep(100))
+    if (await canConnect(port)) return true;
+  return false;
+}
+
+async function stopServer(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const done = await Promise.race([child.exited.then(() => true), sleep(3000).then(() => false)]);
+  if (!done) {
+    child.kill('SIGKILL');
+    await child.exited;
+  }
+}
+
+function runSuite(opts, url, outDir, deadline) {
+  const args = [opts.suiteJs, 'server', '--url', url, '-o', outDir, ...opts.suiteArgs];
+  console.log(`run_suite: ${path.basename(process.execPath)} ${args.join(' ')}`);
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const timer = setTimeout(() => {
+      output += `\nrun_suite: the suite did not finish within ${opts.timeout} s; killed it\n`;
+      child.kill('SIGKILL');
+    }, Math.max(1000, deadline - Date.now()));
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? 1, signal, output });
+    });
+  });
+}
+
+// Every check of every scenario the suite saved; the suite's own exit code ignores warnings and
+// (alpha --requirements) unscored scenarios, so we judge from the checks themselves.
+function collectChecks(outDir) {
+  const scenarios = [];
+  for (const entry of fs.existsSync(outDir) ? fs.readdirSync(outDir) : []) {
+    const file = path.join(outDir, entry, 'checks.json');
+    if (!fs.existsSync(file)) continue;
+    const name = entry.replace(/^server-/, '').replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, '');
+    scenarios.push({ name, checks: JSON.parse(fs.readFileSync(file, 'utf8')) });
+  }
+  return scenarios.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const deadline = Date.now() + opts.timeout * 1000;
+  fs.rmSync(opts.work, { recursive: true, force: true });
+  fs.mkdirSync(opts.work, { recursive: true });
+  const outDir = path.join(opts.work, 'results');
+  const serverLog = path.join(opts.work, 'server.log');
+
+  let server = null;
+  let port = 0;
+  const stop = () => server && server.kill('SIGKILL');
+  process.once('exit', stop);
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'])
+    process.once(sig, () => {
+      stop();
+      process.exit(1);
+    });
+
+  try {
+    // The port can be taken between our probe and the server's bind; try a few.
+    for (let attempt = 0; attempt < 3 && !server; ++attempt) {
+      port = await freePort();
+      const child = startServer(opts, port, serverLog);
+      if (await serverUp(child, port)) server = child;
+      else await stopServer(child);
+    }
+    if (!server) {
+      console.error(`run_suite: the server did not come up; its log (${serverLog}):`);
+      console.error(fs.readFileSync(serverLog, 'utf8'));
+      return 1;
+    }
+
+    const suite = await runSuite(opts, `http://127.0.0.1:${port}/mcp`, outDir, deadline);
+    const scenarios = collectChecks(outDir);
+    let passed = 0, failed = 0, warnings = 0, other = 0;
+    const problems = [];
+    for (const s of scenarios) {
+      for (const c of s.checks) {
+        if (c.status === 'SUCCESS') ++passed;
+        if (c.status === 'FAILURE') ++failed;
+        if (c.status === 'WARNING') ++warnings;
+        if (c.status === 'INFO' || c.status === 'SKIPPED') ++other;
+        if (c.status === 'FAILURE' || c.status === 'WARNING')
+          problems.push(`  ${c.status} ${s.name} [${c.id}] ${c.errorMessage ?? c.description ?? ''}`);
+      }
+    }
+
+    const summaryAt = suite.output.indexOf('=== SUMMARY ===');
+    const ok = suite.code === 0 && failed === 0 && warnings === 0 && scenarios.length >= opts.expectScenarios;
+    // The whole transcript when something is wrong; the suite's own summary otherwise.
+    console.log(ok && summaryAt >= 0 ? suite.output.slice(summaryAt).trimEnd() : suite.output.trimEnd());
+    if (problems.length) console.log(`\nrun_suite: checks that did not pass:\n${problems.join('\n')}`);
+    console.log(
+      `\nrun_suite: ${scenarios.length} scenarios, ${passed} passed, ${failed} failed, ${warnings} warnings, ` +
+        `${other} info/skipped (suite exit code ${suite.code}${suite.signal ? ', signal ' + suite.signal : ''})`);
+    if (scenarios.length < opts.expectScenarios)
+      console.log(`run_suite: expected at least ${opts.expectScenarios} scenarios`);
+    if (!ok) {
+      const log = fs.readFileSync(serverLog, 'utf8');
+      if (log.trim()) console.log(`\nrun_suite: server log (last 4 KB):\n${log.slice(-4096)}`);
+    }
+    return ok ? 0 : 1;
+  } finally {
+    if (server) await stopServer(server);
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(`run_suite: ${e.stack ?? e}`);
+    process.exit(1);
+  });

@@ -1,0 +1,342 @@
+// The server the official MCP conformance suite runs against: the fixtures every SDK's test server
+// exposes (tools, resources, a template, prompts, completion, logging), written with the SDK's
+// public API only. Over Streamable HTTP with --http HOST:PORT (what the suite needs), else stdio.
+#include <mcp/http.hpp>
+#include <mcp/mcp.hpp>
+
+#include <chrono>
+#include <iostream>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+namespace conformance {
+
+// The 1x1 PNG and the minimal WAV the reference server uses, so results compare byte for byte.
+constexpr std::string_view png_base64 =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+constexpr std::string_view wav_base64 = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=";
+
+// The SDK's content helpers take raw bytes; the constants above are the spec's base64 form.
+std::string from_base64(std::string_view in) {
+  auto value = [](char c) -> int {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+  };
+  std::string out;
+  unsigned bits = 0;
+  int count = 0;
+  for (char c : in) {
+    int v = value(c);
+    if (v < 0) break;  // '=' padding ends the data
+    bits = (bits << 6) | static_cast<unsigned>(v);
+    count += 6;
+    if (count >= 8) {
+      count -= 8;
+      out.push_back(static_cast<char>((bits >> count) & 0xFF));
+    }
+  }
+  return out;
+}
+
+const std::string& png() {
+  static const std::string bytes = from_base64(png_base64);
+  return bytes;
+}
+const std::string& wav() {
+  static const std::string bytes = from_base64(wav_base64);
+  return bytes;
+}
+
+void pause_briefly() { std::this_thread::sleep_for(std::chrono::milliseconds(50)); }
+
+struct sampling_args {
+  std::string prompt;
+};
+MCP_STRUCT(sampling_args, (prompt, "The prompt to send to the LLM"));
+
+struct elicitation_args {
+  std::string message;
+};
+MCP_STRUCT(elicitation_args, (message, "The message to show the user"));
+
+struct prompt_pair_args {
+  std::string arg1;
+  std::string arg2;
+};
+MCP_STRUCT(prompt_pair_args, (arg1, "First test argument"), (arg2, "Second test argument"));
+
+struct embed_args {
+  std::string resourceUri;  // the argument's wire name
+};
+MCP_STRUCT(embed_args, (resourceUri, "URI of the resource to embed"));
+
+std::string describe_elicitation(const std::string& prefix, const mcp::json& answer) {
+  return prefix + "action=" + answer.value("action", std::string("?")) +
+         ", content=" + answer.value("content", mcp::json::object()).dump();
+}
+
+void add_content_tools(mcp::server& srv) {
+  srv.tool("test_simple_text", "Tests simple text content response",
+           []() -> std::string { return "This is a simple text response for testing."; });
+
+  srv.tool("test_image_content", "Tests image content response",
+           []() { return mcp::tool_result{{mcp::image(png(), "image/png")}}; });
+
+  srv.tool("test_audio_content", "Tests audio content response",
+           []() { return mcp::tool_result{{mcp::audio(wav(), "audio/wav")}}; });
+
+  srv.tool("test_embedded_resource", "Tests embedded resource content response", []() {
+    return mcp::tool_result{
+        {mcp::embedded_text("test://embedded-resource", "This is an embedded resource content.", "text/plain")}};
+  });
+
+  srv.tool("test_multiple_content_types", "Tests response with multiple content types (text, image, resource)", []() {
+    return mcp::tool_result{{mcp::text("Multiple content types test:"), mcp::image(png(), "image/png"),
+                             mcp::embedded_text("test://mixed-content-resource",
+                                                mcp::json{{"test", "data"}, {"value", 123}}.dump(),
+                                                "application/json")}};
+  });
+
+  srv.tool("test_error_handling", "Tests error response handling", []() -> mcp::result<std::string> {
+    return mcp::tool_error("This tool intentionally returns an error for testing");
+  });
+}
+
+void add_context_tools(mcp::server& srv) {
+  srv.tool("test_tool_with_logging", "Tests tool that emits log messages during execution",
+           [](mcp::context& ctx) -> std::string {
+             ctx.log(mcp::log_level::info, "Tool execution started");
+             pause_briefly();
+             ctx.log(mcp::log_level::info, "Tool processing data");
+             pause_briefly();
+             ctx.log(mcp::log_level::info, "Tool execution completed");
+             return "Tool with logging executed successfully";
+           });
+
+  srv.tool("test_tool_with_progress", "Tests tool that reports progress notifications",
+           [](mcp::context& ctx) -> std::string {
+             for (int step = 0; step <= 100; step += 50) {
+               if (step > 0) pause_briefly();
+               ctx.progress(step, 100, "Completed step " + std::to_string(step) + " of 100");
+             }
+             const auto& token = ctx.progress_token();
+             return token ? "Progress reported with token " + token->dump() : "No progress token was given";
+           });
+
+  srv.tool("test_sampling", "Tests server-initiated sampling (LLM completion request)",
+           [](const sampling_args& in, mcp::context& ctx) -> std::string {
+             mcp::json reply = ctx.create_message(
+                 {{"messages", {{{"role", "user"}, {"content", mcp::text(in.prompt)}}}}, {"maxTokens", 100}});
+             const mcp::json content = reply.value("content", mcp::json::object());
+             std::string text = content.is_object() ? content.value("text", std::string()) : std::string();
+             return "LLM response: " + (text.empty() ? content.dump() : text);
+           });
+
+  srv.tool("test_elicitation", "Tests server-initiated elicitation (user input request)",
+           [](const elicitation_args& in, mcp::context& ctx) -> std::string {
+             mcp::json schema = {
+                 {"type", "object"},
+                 {"properties",
+                  {{"username", {{"type", "string"}, {"description", "User's response"}}},
+                   {"email", {{"type", "string"}, {"description", "User's email address"}}}}},
+                 {"required", {"username", "email"}}};
+             return describe_elicitation("User response: ", ctx.elicit(in.message, std::move(schema)));
+           });
+
+  srv.tool("test_elicitation_sep1034_defaults", "Tests elicitation with default values per SEP-1034",
+           [](mcp::context& ctx) -> std::string {
+             mcp::json schema = {
+                 {"type", "object"},
+                 {"properties",
+                  {{"name", {{"type", "string"}, {"description", "User name"}, {"default", "John Doe"}}},
+                   {"age", {{"type", "integer"}, {"description", "User age"}, {"default", 30}}},
+                   {"score", {{"type", "number"}, {"description", "User score"}, {"default", 95.5}}},
+                   {"status",
+                    {{"type", "string"},
+                     {"description", "User status"},
+                     {"enum", {"active", "inactive", "pending"}},
+                     {"default", "active"}}},
+                   {"verified", {{"type", "boolean"}, {"description", "Verification status"}, {"default", true}}}}},
+                 {"required", mcp::json::array()}};
+             return describe_elicitation(
+                 "Elicitation completed: ",
+                 ctx.elicit("Please review and update the form fields with defaults", std::move(schema)));
+           });
+
+  srv.tool("test_elicitation_sep1330_enums", "Tests elicitation with enum schema improvements per SEP-1330",
+           [](mcp::context& ctx) -> std::string {
+             auto choices = [](std::initializer_list<std::pair<const char*, const char*>> list) {
+               mcp::json out = mcp::json::array();
+               for (const auto& [value, title] : list) out.push_back({{"const", value}, {"title", title}});
+               return out;
+             };
+             mcp::json properties = {
+                 {"untitledSingle",
+                  {{"type", "string"}, {"description", "Select one option"}, {"enum", {"option1", "option2", "option3"}}}},
+                 {"titledSingle",
+                  {{"type", "string"},
+                   {"description", "Select one option with titles"},
+                   {"oneOf", choices({{"value1", "First Option"}, {"value2", "Second Option"}, {"value3", "Third Option"}})}}},
+                 {"legacyEnum",
+                  {{"type", "string"},
+                   {"description", "Select one option (legacy)"},
+                   {"enum", {"opt1", "opt2", "opt3"}},
+                   {"enumNames", {"Option One", "Option Two", "Option Three"}}}},
+                 {"untitledMulti",
+                  {{"type", "array"},
+                   {"description", "Select multiple options"},
+                   {"minItems", 1},
+                   {"maxItems", 3},
+                   {"items", {{"type", "string"}, {"enum", {"option1", "option2", "option3"}}}}}},
+                 {"titledMulti",
+                  {{"type", "array"},
+                   {"description", "Select multiple options with titles"},
+                   {"minItems", 1},
+                   {"maxItems", 3},
+                   {"items",
+                    {{"anyOf",
+                      choices({{"value1", "First Choice"}, {"value2", "Second Choice"}, {"value3", "Third Choice"}})}}}}}};
+             mcp::json schema = {{"type", "object"}, {"properties", properties}, {"required", mcp::json::array()}};
+             return describe_elicitation("Elicitation completed: ",
+                                         ctx.elicit("Please select options from the enum fields", std::move(schema)));
+           });
+
+  // SEP-1699 polling: the reply is not held on an open stream; the client fetches it on reconnect.
+  srv.tool("test_reconnection", "Tests SSE stream disconnection and client reconnection (SEP-1699)",
+           [](mcp::context& ctx) -> std::string {
+             ctx.close_stream();
+             std::this_thread::sleep_for(std::chrono::milliseconds(100));
+             return "Reconnection test completed successfully. The result was delivered after the client reconnected.";
+           });
+}
+
+void add_schema_tool(mcp::server& srv) {
+  mcp::runtime_schema schema;
+  schema.input = mcp::json::parse(R"({
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "$defs": {"address": {"type": "object", "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}},
+    "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
+    "additionalProperties": false
+  })");
+  srv.tool("json_schema_2020_12_tool", "Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)",
+           std::move(schema), [](const mcp::json& args) -> std::string {
+             return "JSON Schema 2020-12 tool called with: " + args.dump();
+           });
+}
+
+void add_resources(mcp::server& srv) {
+  srv.resource({.uri = "test://static-text",
+                .name = "static-text",
+                .title = "Static Text Resource",
+                .description = "A static text resource for testing",
+                .mime_type = "text/plain"},
+               [] { return std::string("This is the content of the static text resource."); });
+
+  srv.resource({.uri = "test://static-binary",
+                .name = "static-binary",
+                .title = "Static Binary Resource",
+                .description = "A static binary resource (image) for testing",
+                .mime_type = "image/png"},
+               [] { return mcp::blob{png()}; });
+
+  srv.resource({.uri = "test://watched-resource",
+                .name = "watched-resource",
+                .title = "Watched Resource",
+                .description = "A resource for testing subscriptions",
+                .mime_type = "text/plain"},
+               [] { return std::string("Watched resource content"); });
+
+  srv.resource_template({.uri_template = "test://template/{id}/data",
+                         .name = "template",
+                         .title = "Template Resource",
+                         .description = "A resource template with a parameter substitution",
+                         .mime_type = "application/json"},
+                        [](const std::map<std::string, std::string>& vars) {
+                          const std::string& id = vars.at("id");
+                          return mcp::json{{"id", id}, {"templateTest", true}, {"data", "Data for ID: " + id}}.dump();
+                        });
+}
+
+void add_prompts(mcp::server& srv) {
+  srv.prompt("test_simple_prompt", "A simple prompt without arguments",
+             [] { return std::string("This is a simple prompt for testing."); }, {.title = "Simple Test Prompt"});
+
+  srv.prompt("test_prompt_with_arguments", "A prompt with required arguments",
+             [](const prompt_pair_args& in) {
+               return "Prompt with arguments: arg1='" + in.arg1 + "', arg2='" + in.arg2 + "'";
+             },
+             {.title = "Prompt With Arguments"});
+
+  srv.prompt("test_prompt_with_embedded_resource", "A prompt that includes an embedded resource",
+             [](const embed_args& in) {
+               return std::vector<mcp::prompt_message>{
+                   mcp::user(mcp::embedded_text(in.resourceUri, "Embedded resource content for testing.", "text/plain")),
+                   mcp::user("Please process the embedded resource above.")};
+             },
+             {.title = "Prompt With Embedded Resource"});
+
+  srv.prompt("test_prompt_with_image", "A prompt that includes an image",
+             [] {
+               return std::vector<mcp::prompt_message>{mcp::user(mcp::image(png(), "image/png")),
+                                                       mcp::user("Please analyze the image above.")};
+             },
+             {.title = "Prompt With Image"});
+
+  // Suggestions for arg1: the known values that start with what was typed so far.
+  srv.complete_prompt_argument("test_prompt_with_arguments", "arg1",
+                               [](const std::string& typed, const std::map<std::string, std::string>&) {
+                                 std::vector<std::string> out;
+                                 for (const char* v : {"testValue1", "testValue2", "example"})
+                                   if (std::string_view(v).substr(0, typed.size()) == typed) out.push_back(v);
+                                 return out;
+                               });
+}
+
+const char* usage =
+    "Usage: conformance_server [--http HOST:PORT]\n"
+    "\n"
+    "The MCP conformance fixtures. Speaks MCP on stdin/stdout, or Streamable HTTP at\n"
+    "http://HOST:PORT/mcp with --http (the official conformance suite needs HTTP).\n";
+
+}  // namespace conformance
+
+int main(int argc, char** argv) {
+  std::string http_address;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::cout << conformance::usage;
+      return 0;
+    } else if (arg == "--http" && i + 1 < argc) {
+      http_address = argv[++i];
+    } else {
+      std::cerr << "conformance_server: unknown argument '" << arg << "'\n\n" << conformance::usage;
+      return 2;
+    }
+  }
+
+  mcp::server srv({.name = "mcp-conformance-test-server", .version = "1.0.0"});
+  conformance::add_content_tools(srv);
+  conformance::add_context_tools(srv);
+  conformance::add_schema_tool(srv);
+  conformance::add_resources(srv);
+  conformance::add_prompts(srv);
+
+  if (http_address.empty()) return mcp::serve_stdio(srv);
+  auto where = mcp::http::parse_host_port(http_address);
+  if (!where) {
+    std::cerr << "conformance_server: --http wants HOST:PORT, e.g. 127.0.0.1:8080, not '" << http_address << "'\n";
+    return 2;
+  }
+  mcp::http::options opts;
+  opts.host = where->first;
+  opts.port = where->second;
+  return mcp::http::serve(srv, opts);
+}
