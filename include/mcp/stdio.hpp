@@ -28,32 +28,50 @@ struct stdio_options {
 
 namespace detail {
 
-// Writes each message as one line with as few write() calls as possible, from any thread.
+// Writes each message as one line. Threads that send while another is writing only queue their
+// line; the writing thread then sends everything queued in one write(), so replies that finish
+// together leave together.
 class fd_writer final : public outbound {
  public:
   explicit fd_writer(int fd) : fd_(fd) {}
   void send(const json& message) override {
     std::string line = message.dump(-1, ' ', false, json::error_handler_t::replace);
     line.push_back('\n');
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
     if (broken_) return;
-    const char* p = line.data();
-    std::size_t left = line.size();
-    while (left > 0) {
-      ssize_t n = ::write(fd_, p, left);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        broken_ = true;  // the reader went away; there is no one left to tell
-        return;
-      }
-      p += n;
-      left -= static_cast<std::size_t>(n);
+    queued_ += line;
+    if (writing_) return;
+    writing_ = true;
+    while (!queued_.empty() && !broken_) {
+      std::string batch;
+      batch.swap(queued_);
+      lock.unlock();
+      bool ok = write_all(batch);
+      lock.lock();
+      if (!ok) broken_ = true;  // the reader went away; there is no one left to tell
     }
+    queued_.clear();
+    writing_ = false;
   }
 
  private:
+  bool write_all(const std::string& bytes) const {
+    const char* p = bytes.data();
+    std::size_t left = bytes.size();
+    while (left > 0) {
+      ssize_t n = ::write(fd_, p, left);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return false;
+      p += n;
+      left -= static_cast<std::size_t>(n);
+    }
+    return true;
+  }
+
   int fd_;
   std::mutex mutex_;
+  std::string queued_;
+  bool writing_ = false;
   bool broken_ = false;
 };
 
