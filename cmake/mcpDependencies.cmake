@@ -1,9 +1,14 @@
 # Finds the SDK's dependencies. Shared by the build tree and by the installed mcpConfig.cmake, so a
 # consumer finds exactly what the SDK was built against.
-include(CMakeFindDependencyMacro)
 
-# nlohmann/json ships a package config (Debian: nlohmann-json3-dev).
-find_dependency(nlohmann_json 3.10)
+# nlohmann/json ships a package config (Debian: nlohmann-json3-dev). Not find_dependency: in the
+# SDK's own build it would only return from this file and leave a confusing error for later.
+if(NOT TARGET nlohmann_json::nlohmann_json)
+  find_package(nlohmann_json 3.10 CONFIG QUIET)
+  if(NOT nlohmann_json_FOUND)
+    message(FATAL_ERROR "mcp: nlohmann_json >= 3.10 not found. On Debian: apt-get install nlohmann-json3-dev")
+  endif()
+endif()
 
 # Standalone asio and valijson are header-only. Debian ships no usable config for asio, so look
 # for the header and wrap it in an imported target.

@@ -1,0 +1,99 @@
+// Hostile input in process, for the SDK fixes the fuzzers and the hostile suite led to.
+#include "catch.hpp"
+
+#include <mcp/server.hpp>
+#include <mcp/testing.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+using mcp::json;
+
+namespace hostile_core {
+
+struct wide {
+  float level = 0;
+};
+MCP_STRUCT(wide, (level, "Level"));
+
+// Counts the blocks it has handed out and not yet taken back.
+template <class T>
+struct counting_allocator {
+  using value_type = T;
+  static inline int live = 0;
+  counting_allocator() = default;
+  template <class U>
+  counting_allocator(const counting_allocator<U>&) {}
+  T* allocate(std::size_t n) {
+    ++counting_allocator<char>::live;
+    return std::allocator<T>().allocate(n);
+  }
+  void deallocate(T* p, std::size_t n) {
+    --counting_allocator<char>::live;
+    std::allocator<T>().deallocate(p, n);
+  }
+  template <class U>
+  bool operator==(const counting_allocator<U>&) const { return true; }
+  template <class U>
+  bool operator!=(const counting_allocator<U>&) const { return false; }
+};
+
+json initialize_request() {
+  return mcp::jsonrpc::request(1, "initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", json::object()}});
+}
+
+}  // namespace hostile_core
+
+TEST_CASE("hostile core: a NUL byte makes the text invalid JSON, wherever it is", "[hostile]") {
+  mcp::server srv({"nul", "1.0"});
+  mcp::testing::client c(srv);
+  c.initialize();
+  const std::string ping = R"({"jsonrpc":"2.0","id":1,"method":"ping"})";
+  for (const std::string& text : {ping + std::string(1, '\0'), ping + std::string("\0garbage{{", 10),
+                                  std::string(1, '\0') + ping, std::string(1, '\0')}) {
+    c.send_text(text);
+    auto got = c.messages().drain();
+    REQUIRE(got.size() == 1);
+    CHECK(got[0]["error"]["code"] == mcp::error_code::parse_error);
+  }
+  // An escaped NUL inside a string is fine.
+  c.send_text(R"({"jsonrpc":"2.0","id":2,"method":"ping","params":{"x":"a\u0000b"}})");
+  auto got = c.messages().drain();
+  REQUIRE(got.size() == 1);
+  CHECK(got[0]["id"] == 2);
+  CHECK(got[0].contains("result"));
+}
+
+TEST_CASE("hostile core: arguments the schema accepts but the type cannot hold are an argument error", "[hostile]") {
+  std::string logged;
+  mcp::server_options options;
+  options.log_sink = [&](std::string_view text) { logged += text; };
+  mcp::server srv({"float", "1.0"}, options);
+  srv.tool("set_level", "Sets the level", [](const hostile_core::wide& in) { return std::to_string(in.level); });
+  mcp::testing::client c(srv);
+  c.initialize();
+  json r = c.call_tool("set_level", {{"level", 1e39}});
+  CHECK(r["isError"] == true);
+  const std::string text = r["content"][0]["text"];
+  CHECK(text.find("/level") != std::string::npos);
+  CHECK(text.find("out of range") != std::string::npos);
+  CHECK(text.find("internal error") == std::string::npos);
+  CHECK(logged.empty());  // not a server fault
+  CHECK_FALSE(c.call_tool("set_level", {{"level", 2.5}}).value("isError", false));
+}
+
+TEST_CASE("hostile core: ended sessions do not pile up in a server that never notifies", "[hostile]") {
+  using alloc = hostile_core::counting_allocator<mcp::session>;
+  mcp::server srv({"sessions", "1.0"});
+  auto sink = std::make_shared<mcp::function_outbound>([](const json&) {});
+  const int before = hostile_core::counting_allocator<char>::live;
+  for (int i = 0; i < 50; ++i) {
+    auto s = std::allocate_shared<mcp::session>(alloc(), sink);
+    srv.handle(s, hostile_core::initialize_request());
+    REQUIRE(s->current_phase() == mcp::session::phase::initialized);
+  }
+  // Each block outlives its session only while the server still holds a weak reference to it:
+  // at most the last one is left.
+  CHECK(hostile_core::counting_allocator<char>::live - before <= 1);
+}
