@@ -18,5 +18,11 @@ t0=$(mcp_now)
 mcp_say "running tests"
 status=0
 (cd "$MCP_BUILD_DIR" && ctest --output-on-failure -j "$MCP_JOBS" "$@") </dev/null || status=$?
+# ctest hides the output of passing tests; the conformance totals are worth seeing in every log.
+log="$MCP_BUILD_DIR/Testing/Temporary/LastTest.log"
+if [ -f "$log" ]; then
+  awk '/^[0-9]+\/[0-9]+ Testing: / { name = $3 }
+       /^run_suite: [0-9]+ scenarios/ { sub(/^run_suite: /, ""); print "==> " name ": " $0 }' "$log" >&2
+fi
 mcp_say "tests ran in $(($(mcp_now) - t0))s; total $(($(mcp_now) - start))s; ctest exit code $status"
 exit "$status"
