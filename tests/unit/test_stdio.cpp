@@ -197,7 +197,17 @@ TEST_CASE("stdio: replies from many threads arrive whole, one per line") {
   p.read_message();
   std::string batch;
   for (int i = 1; i <= 50; ++i) batch += mcp::jsonrpc::request(i, "test/big", {{"n", i}}).dump() + "\n";
-  std::thread writer([&] { p.write(batch); });
+  // The writer thread must not use Catch2 assertions (not thread-safe): it reports, the main thread checks.
+  std::atomic<bool> written{false};
+  std::thread writer([&] {
+    std::size_t done = 0;
+    while (done < batch.size()) {
+      ssize_t n = ::write(p.to_server[1], batch.data() + done, batch.size() - done);
+      if (n <= 0) return;
+      done += static_cast<std::size_t>(n);
+    }
+    written = true;
+  });
   std::set<int> seen;
   for (int i = 0; i < 50; ++i) {
     json r = p.read_message();
@@ -205,5 +215,6 @@ TEST_CASE("stdio: replies from many threads arrive whole, one per line") {
     seen.insert(r["id"].get<int>());
   }
   writer.join();
+  CHECK(written);
   CHECK(seen.size() == 50);
 }
