@@ -209,6 +209,36 @@ json guarded(Call&& call, const pipeline_settings& s) {
 
 inline json no_argument_schema() { return json{{"type", "object"}, {"additionalProperties", false}}; }
 
+// What every tool registration shares: the Tool definition and the pipeline's settings, from the
+// tool's options over the server's defaults. Compiles the output validator once.
+inline pipeline_settings prepare_tool(tool_definition& def, std::string name, std::string description, json input_schema,
+                                      json output_schema, nlohmann::ordered_json display_schema,
+                                      const tool_options& options, const server& owner) {
+  pipeline_settings s;
+  s.tool_name = name;
+  s.coerce = options.coerce.value_or(owner.options().coerce);
+  s.validate_output = options.validate_output.value_or(owner.options().validate_output);
+  s.format = options.format;
+  s.render = options.render;
+  s.text_budget = options.text_budget;
+  s.truncation_hint = options.truncation_hint;
+  if (!output_schema.is_null()) s.output_validator = std::make_shared<const validator>(output_schema);
+  s.output_schema = output_schema;
+  s.display_schema = std::move(display_schema);
+  s.owner = &owner;
+  s.stats = def.stats;
+
+  def.name = std::move(name);
+  def.title = options.title;
+  def.description = std::move(description);
+  def.input_schema = std::move(input_schema);
+  def.output_schema = std::move(output_schema);
+  def.hints = options.hints;
+  def.icons = options.icons;
+  def.meta = options.meta;
+  return s;
+}
+
 }  // namespace detail
 
 template <class Handler>
@@ -232,32 +262,16 @@ server& server::tool(std::string name, std::string description, Handler&& handle
     if constexpr (shape::valid && !std::is_void_v<R>) {
       static_assert(std::is_void_v<In> || is_reflected_v<In>,
                     "mcp: the argument type of a tool handler must be a struct declared with MCP_STRUCT(...)");
-      detail::pipeline_settings s;
-      s.tool_name = name;
-      s.coerce = options.coerce.value_or(options_.coerce);
-      s.validate_output = options.validate_output.value_or(options_.validate_output);
-      s.format = options.format;
-      s.render = options.render;
-      s.text_budget = options.text_budget;
-      s.truncation_hint = options.truncation_hint;
-      s.output_schema = detail::output_schema_for<R>();
-      s.display_schema = detail::display_schema_for<R>(s.output_schema);
-      if (!s.output_schema.is_null()) s.output_validator = std::make_shared<const validator>(s.output_schema);
-      s.owner = this;
-
-      tool_definition def;
-      def.name = std::move(name);
-      def.title = options.title;
-      def.description = std::move(description);
+      json output_schema = detail::output_schema_for<R>();
+      nlohmann::ordered_json display_schema = detail::display_schema_for<R>(output_schema);
+      json input_schema;
       if constexpr (std::is_void_v<In>)
-        def.input_schema = detail::no_argument_schema();
+        input_schema = detail::no_argument_schema();
       else
-        def.input_schema = schema_of<In>();
-      def.output_schema = s.output_schema;
-      def.hints = options.hints;
-      def.icons = options.icons;
-      def.meta = options.meta;
-      s.stats = def.stats;
+        input_schema = schema_of<In>();
+      tool_definition def;
+      detail::pipeline_settings s = detail::prepare_tool(def, std::move(name), std::move(description), std::move(input_schema),
+                                                         std::move(output_schema), std::move(display_schema), options, *this);
 
       const validator* in_validator = nullptr;
       std::shared_ptr<const validator> no_args;
@@ -319,29 +333,10 @@ server& server::tool(std::string name, std::string description, runtime_schema s
     throw schema_error("Tool '" + name + "': the output schema's root must be an object schema with \"type\": \"object\"");
   auto in_validator = std::make_shared<const validator>(schema.input);  // throws schema_error saying what is wrong
 
-  detail::pipeline_settings s;
-  s.tool_name = name;
-  s.coerce = options.coerce.value_or(options_.coerce);
-  s.validate_output = options.validate_output.value_or(options_.validate_output);
-  s.format = options.format;
-  s.render = options.render;
-  s.text_budget = options.text_budget;
-  s.truncation_hint = options.truncation_hint;
-  s.output_schema = schema.output;
-  s.display_schema = schema.output;
-  if (!schema.output.is_null()) s.output_validator = std::make_shared<const validator>(schema.output);
-  s.owner = this;
-
   tool_definition def;
-  def.name = std::move(name);
-  def.title = options.title;
-  def.description = std::move(description);
-  def.input_schema = schema.input;
-  def.output_schema = schema.output;
-  def.hints = options.hints;
-  def.icons = options.icons;
-  def.meta = options.meta;
-  s.stats = def.stats;
+  nlohmann::ordered_json display_schema = schema.output;
+  detail::pipeline_settings s = detail::prepare_tool(def, std::move(name), std::move(description), schema.input,
+                                                     schema.output, std::move(display_schema), options, *this);
   def.invoke = [fn = F(std::forward<Handler>(handler)), s = std::move(s), in_validator](const json& args,
                                                                                         context& ctx) mutable -> json {
     json scratch, refusal;
