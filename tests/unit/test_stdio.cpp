@@ -80,6 +80,15 @@ struct piped_server {
 
 std::string ping(int id) { return mcp::jsonrpc::request(id, "ping").dump() + "\n"; }
 
+std::string initialize_line(int id) {
+  return mcp::jsonrpc::request(id, "initialize",
+                               {{"protocolVersion", "2025-11-25"},
+                                {"capabilities", json::object()},
+                                {"clientInfo", {{"name", "t"}, {"version", "1"}}}})
+             .dump() +
+         "\n";
+}
+
 mcp::server make_server() {
   mcp::server_info info;
   info.name = "stdio-test";
@@ -121,10 +130,7 @@ TEST_CASE("stdio: a slow handler blocks neither ping nor cancellation") {
                            },
                            true});
   piped_server p(srv, {});
-  p.write(mcp::jsonrpc::request(1, "initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", json::object()},
-                                                 {"clientInfo", {{"name", "t"}, {"version", "1"}}}})
-              .dump() +
-          "\n");
+  p.write(initialize_line(1));
   CHECK(p.read_message()["id"] == 1);
   p.write(mcp::jsonrpc::request(2, "test/slow").dump() + "\n");
   p.write(mcp::jsonrpc::request(3, "test/slow").dump() + "\n");
@@ -152,10 +158,7 @@ TEST_CASE("stdio: end of input lets in-flight work finish, then exits 0") {
                             },
                             true});
   piped_server p(srv, {});
-  p.write(mcp::jsonrpc::request(1, "initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", json::object()},
-                                                 {"clientInfo", {{"name", "t"}, {"version", "1"}}}})
-              .dump() +
-          "\n");
+  p.write(initialize_line(1));
   CHECK(p.read_message()["id"] == 1);
   p.write(mcp::jsonrpc::request(2, "test/sleep").dump());  // no trailing newline: still a message at EOF
   p.close_input();
@@ -190,10 +193,7 @@ TEST_CASE("stdio: replies from many threads arrive whole, one per line") {
   mcp::stdio_options options;
   options.workers = 8;
   piped_server p(srv, options);
-  p.write(mcp::jsonrpc::request(0, "initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", json::object()},
-                                                 {"clientInfo", {{"name", "t"}, {"version", "1"}}}})
-              .dump() +
-          "\n");
+  p.write(initialize_line(0));
   p.read_message();
   std::string batch;
   for (int i = 1; i <= 50; ++i) batch += mcp::jsonrpc::request(i, "test/big", {{"n", i}}).dump() + "\n";
