@@ -8,8 +8,9 @@
 // Run it with Node 22 or newer (the suite needs it); the suite runs under the same node binary.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
+// The interop harness's port helpers; it imports only Node's own modules, so it loads from the source tree.
+import { canConnect, freePort } from '../interop/harness.mjs';
 
 function parseArgs(argv) {
   const opts = { timeout: 300, expectScenarios: 1, suiteArgs: [] };
@@ -31,28 +32,6 @@ function parseArgs(argv) {
   for (const k of ['server', 'suiteJs', 'work'])
     if (!opts[k]) throw new Error(`--${k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())} is required`);
   return opts;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function canConnect(port) {
-  return new Promise((resolve) => {
-    const c = net.connect({ host: '127.0.0.1', port });
-    c.once('connect', () => {
-      c.destroy();
-      resolve(true);
-    });
-    c.once('error', () => resolve(false));
-  });
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

@@ -25,7 +25,7 @@ export function freshDir(dir) {
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function freePort() {
+export function freePort() {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
     s.once('error', reject);
@@ -36,7 +36,7 @@ function freePort() {
   });
 }
 
-function canConnect(port) {
+export function canConnect(port) {
   return new Promise((resolve) => {
     const c = net.connect({ host: '127.0.0.1', port });
     c.once('connect', () => {
