@@ -77,6 +77,8 @@ struct tool_definition {
   // Returns a CallToolResult. Argument problems and handler failures are isError results, not throws.
   std::function<json(const json& arguments, context&)> invoke;
   std::shared_ptr<detail::tool_stats> stats = std::make_shared<detail::tool_stats>();
+  json listed = nullptr;  // to_json(), filled once at registration for tools/list
+
 
   json to_json() const;
 };

@@ -65,6 +65,7 @@ inline void server::add_tool(tool_definition tool) {
     std::unique_lock lock(registry_mutex_);
     for (const auto& t : tools_)
       if (t->name == tool.name) throw std::invalid_argument("A tool named '" + tool.name + "' is already registered");
+    tool.listed = tool.to_json();
     auto entry = std::make_shared<const tool_definition>(std::move(tool));
     tool_index_.emplace(entry->name, entry);
     tools_.push_back(std::move(entry));
@@ -320,7 +321,7 @@ inline json server::initialize(const std::shared_ptr<session>& s, const json& pa
 
 inline json server::list_tools(const json& params) const {
   std::shared_lock lock(registry_mutex_);
-  return list_page(tools_, params, "tools", [](const tool_definition& t) { return t.to_json(); });
+  return list_page(tools_, params, "tools", [](const tool_definition& t) { return t.listed; });
 }
 
 inline json server::call_tool(context& ctx, const json& params) const {
