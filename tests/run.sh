@@ -8,9 +8,10 @@ cd "$(dirname "$0")/.."
 . ./cmake/prepare.sh
 
 start=$(mcp_now)
-# nodejs/npm are for the interop tests; a nodejs that bundles npm (no npm package) is fine too.
+# nodejs/npm are for the interop tests (a nodejs that bundles npm is fine too); nginx for the
+# scale-out test, as a load balancer in front of three servers.
 # shellcheck disable=SC2086
-mcp_install $MCP_BUILD_PACKAGES nodejs:node npm:npm
+mcp_install $MCP_BUILD_PACKAGES nodejs:node npm:npm nginx:nginx
 mcp_configure -DMCP_BUILD_TESTS=ON -DMCP_BUILD_EXAMPLES=ON
 mcp_build
 

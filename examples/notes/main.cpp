@@ -233,7 +233,7 @@ std::string default_store_path() {
 }
 
 const char* usage =
-    "Usage: notes [--store PATH] [--http HOST:PORT]\n"
+    "Usage: notes [--store PATH] [--http HOST:PORT] [--legacy]\n"
     "\n"
     "An MCP server that keeps notes in one JSON file, speaking MCP on stdin/stdout.\n"
     "\n"
@@ -241,6 +241,8 @@ const char* usage =
     "                    $XDG_DATA_HOME/mcp-notes/notes.json or ~/.local/share/mcp-notes/notes.json)\n"
     "  --http HOST:PORT  serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio,\n"
     "                    e.g. 127.0.0.1:8080 or [::1]:8080; stops on SIGINT or SIGTERM\n"
+    "  --legacy          serve MCP 2025-11-25 only (every client must initialize),\n"
+    "                    not the stateless 2026-07-28 revision beside it\n"
     "  --help            this text\n";
 
 }  // namespace notes
@@ -248,11 +250,14 @@ const char* usage =
 int main(int argc, char** argv) {
   std::string store_path;
   std::optional<std::pair<std::string, unsigned short>> http_address;
+  bool legacy_only = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
       std::cout << notes::usage;
       return 0;
+    } else if (arg == "--legacy") {
+      legacy_only = true;
     } else if (arg == "--store" && i + 1 < argc) {
       store_path = argv[++i];
     } else if (arg == "--http" && i + 1 < argc) {
@@ -276,7 +281,8 @@ int main(int argc, char** argv) {
                    .title = "Notes",
                    .description = "Create, search and read plain-text notes kept in one JSON file"},
                   {.instructions = "Notes are identified by their exact title. Search before creating to avoid "
-                                   "duplicates; read_note returns a whole note."});
+                                   "duplicates; read_note returns a whole note.",
+                   .serve_stateless = !legacy_only});
   notes::register_tools(srv, db);
   if (http_address) {
     mcp::http::options options;

@@ -15,7 +15,11 @@ inline constexpr int invalid_request = -32600;
 inline constexpr int method_not_found = -32601;
 inline constexpr int invalid_params = -32602;
 inline constexpr int internal_error = -32603;
-inline constexpr int resource_not_found = -32002;  // MCP 2025-11-25
+inline constexpr int resource_not_found = -32002;  // MCP 2025-11-25; 2026-07-28 uses invalid_params
+// MCP 2026-07-28 (stateless revision)
+inline constexpr int header_mismatch = -32020;                    // HTTP headers disagree with the body
+inline constexpr int missing_required_client_capability = -32021; // data.requiredCapabilities
+inline constexpr int unsupported_protocol_version = -32022;       // data.supported, data.requested
 }  // namespace error_code
 
 // A JSON-RPC error answered to the peer. Throw it from a request handler to answer with an error

@@ -5,6 +5,10 @@
 #include <mcp/context.hpp>
 #include <mcp/json.hpp>
 #include <mcp/jsonrpc.hpp>
+#include <mcp/detail/legacy_projection.hpp>
+#include <mcp/detail/mcp_headers.hpp>
+#include <mcp/detail/request_state_seal.hpp>
+#include <mcp/detail/stateless_rules.hpp>
 #include <mcp/detail/uri_template.hpp>
 #include <mcp/metrics.hpp>
 #include <mcp/prompt.hpp>
@@ -14,6 +18,8 @@
 #include <mcp/transport.hpp>
 #include <mcp/version.hpp>
 
+#include <chrono>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -37,6 +43,13 @@ struct server_info {
   json icons = nullptr;  // Icon[] or null
 };
 
+// Caching hints of 2026-07-28 results (ttlMs, cacheScope): how long a client or proxy may reuse
+// a result, and whether it may share it across users ("public") or not ("private").
+struct cache_hint {
+  std::uint64_t ttl_ms = 0;
+  std::string scope = "private";
+};
+
 struct server_options {
   std::string instructions;       // sent in the initialize result when not empty
   std::size_t page_size = 100;    // items per page of every list method
@@ -49,6 +62,19 @@ struct server_options {
 #endif
   // Where the server's own diagnostics go (handler exceptions, dropped messages). Never stdout.
   std::function<void(std::string_view)> log_sink;
+
+  // Serve 2026-07-28 (stateless) requests beside the session era. false: a request's _meta version
+  // claim is ignored and every client must initialize, as before 2026-07-28.
+  bool serve_stateless = true;
+  // 2026-07-28: the hints on server/discover, the list methods and resources/read, and per method
+  // overrides, e.g. {{"tools/list", {60000, "public"}}}.
+  cache_hint cache;
+  std::map<std::string, cache_hint> cache_by_method;
+  // 2026-07-28: the HMAC-SHA256 key that seals requestState between rounds of a multi-round call.
+  // Empty: a random key per process. Give every process behind one endpoint the same key, so a
+  // retry may land on any of them.
+  std::string request_state_key;
+  std::chrono::seconds request_state_ttl{600};
 };
 
 // A handler-independent description of one request method. Tools, resources and prompts are
@@ -77,10 +103,12 @@ struct tool_definition {
   // Returns a CallToolResult. Argument problems and handler failures are isError results, not throws.
   std::function<json(const json& arguments, context&)> invoke;
   std::shared_ptr<detail::tool_stats> stats = std::make_shared<detail::tool_stats>();
-  json listed = nullptr;  // to_json(), filled once at registration for tools/list
+  // to_json() for each era, filled once at registration for tools/list.
+  json listed = nullptr;
+  json listed_stateless = nullptr;
 
-
-  json to_json() const;
+  // The Tool object; a 2025-era client gets an object output schema (see legacy_projection.hpp).
+  json to_json(bool stateless = false) const;
 };
 
 // Throws std::invalid_argument naming the rule a tool name breaks (SEP-986: 1..64 characters of
@@ -149,18 +177,46 @@ class server {
   // ServerCapabilities, reflecting what is registered.
   json capabilities() const;
 
-  // Sends a notification to every initialized session (e.g. list_changed).
+  // Sends a notification to every initialized session and to every 2026-07-28 listen stream that
+  // asked for it (list_changed, resources/updated).
   void notify_all(const std::string& method, json params = nullptr);
+
+  // 2026-07-28: the checks every stateless request passes before its handler runs, in the order
+  // the spec gives: the _meta envelope (-32602), the protocol version (-32022), the method (-32601).
+  // Transports with their own checks in between (HTTP headers) call it first.
+  std::optional<protocol_error> check_stateless_request(std::string_view method, const json& params) const;
+  // The server/discover result.
+  json discover() const;
+  // SEP-2243: the arguments of a tool that travel in Mcp-Param-* headers too (x-mcp-header).
+  std::vector<detail::header_param> tool_header_params(std::string_view tool) const;
+  // subscriptions/listen streams open now.
+  std::size_t listeners_open();
 
   void log_diagnostic(std::string_view text) const;
 
  private:
   json initialize(const std::shared_ptr<session>& s, const json& params);
-  json list_tools(const json& params) const;
+  json list_tools(const json& params, bool stateless) const;
   json call_tool(context& ctx, const json& params) const;
   std::shared_ptr<const tool_definition> find_tool(std::string_view name) const;
   void run_request(const std::shared_ptr<session>& s, json id, std::string method, json params,
                    const std::shared_ptr<outbound>& replies);
+  // Runs a handler (now, or on the session's executor when slow) and sends its reply.
+  void dispatch(const std::shared_ptr<session>& s, std::shared_ptr<request_state> state, std::string method, json params,
+                method_handler handler, std::shared_ptr<const client_state> client,
+                std::shared_ptr<detail::input_round> round, const std::shared_ptr<outbound>& replies);
+  // The 2026-07-28 path (detail/server_stateless.hpp).
+  void run_stateless_request(const std::shared_ptr<session>& s, json id, std::string method, json params,
+                             const std::shared_ptr<outbound>& replies);
+  json finish_stateless(const std::string& method, const json& params, json result) const;
+  json input_required_result(const std::string& method, const json& params, detail::input_required asked,
+                             const detail::input_round& round) const;
+  void listen(const std::shared_ptr<session>& s, const std::shared_ptr<request_state>& state, const json& params,
+              const std::shared_ptr<outbound>& replies);
+  void prune_listeners();  // with listeners_mutex_ held
+  void notify_listeners(const std::string& method, const json& params);
+  json server_info_json() const;
+  const cache_hint& cache_for(const std::string& method) const;
   void install_builtin_methods();
   void tools_changed();
 
@@ -199,6 +255,7 @@ class server {
   std::vector<std::shared_ptr<const tool_definition>> tools_;  // in registration order
   std::map<std::string, std::shared_ptr<const tool_definition>, std::less<>> tool_index_;  // by name
   bool has_tools_ = false;
+  std::map<std::string, std::vector<detail::header_param>, std::less<>> header_params_;  // by tool, when any
   std::vector<std::shared_ptr<const resource_entry>> resources_;
   std::vector<std::shared_ptr<const template_entry>> templates_;
   std::vector<std::shared_ptr<const prompt_entry>> prompts_;
@@ -208,11 +265,24 @@ class server {
 
   std::mutex sessions_mutex_;
   std::vector<std::weak_ptr<session>> sessions_;
+
+  // 2026-07-28 subscriptions/listen streams.
+  struct listener {
+    json id;
+    json honored;  // the notifications filter as honoured
+    std::shared_ptr<session> owner;
+    std::shared_ptr<request_state> state;
+    std::shared_ptr<outbound> out;
+  };
+  std::mutex listeners_mutex_;
+  std::vector<listener> listeners_;
+  std::unique_ptr<detail::state_sealer> sealer_;
 };
 
 }  // namespace v0
 }  // namespace mcp
 
 #include <mcp/detail/server_impl.hpp>
+#include <mcp/detail/server_stateless.hpp>
 #include <mcp/tool.hpp>  // server::tool()
 #include <mcp/detail/features_impl.hpp>  // resources, prompts, completion

@@ -22,12 +22,16 @@
 namespace mcp {
 inline namespace v0 {
 
-// What the server knows of the client behind a request.
+// What the server knows of the client behind a request. A 2025-era session fills it once, at
+// initialize; a 2026-07-28 request carries it in its own params._meta.
 struct client_state {
   std::string protocol_version;       // negotiated; empty before initialize
   json capabilities = json::object(); // ClientCapabilities as sent
   json info = json::object();         // clientInfo as sent
   log_level min_log_level = log_level::info;
+  bool stateless = false;             // a 2026-07-28-era request: nothing outlives it
+  bool logging = true;                // 2026-07-28: false unless the request's _meta named a log level
+  bool sessionless = false;           // 2025-era over HTTP without sessions: capabilities unknown, nothing can be asked
 };
 
 // One request from the client while it runs: its cancellation flag and its progress bookkeeping.
@@ -74,6 +78,11 @@ class session : public std::enable_shared_from_this<session> {
   log_level min_log_level() const { return min_log_level_.load(); }
   bool client_ready() const { return client_ready_.load(); }  // notifications/initialized arrived
   void set_client_ready() { client_ready_.store(true); }
+
+  // A stdio connection whose client spoke 2026-07-28 first stays in that era: a later initialize
+  // is refused rather than mixing eras on one connection.
+  void pin_stateless() { stateless_.store(true); }
+  bool pinned_stateless() const { return stateless_.load(); }
 
   // Requests from the client. Returns null when the id is already in flight (ids must not be reused).
   std::shared_ptr<request_state> begin_request(const json& id, std::optional<json> progress_token) {
@@ -165,6 +174,7 @@ class session : public std::enable_shared_from_this<session> {
   std::shared_ptr<const client_state> client_ = std::make_shared<const client_state>();
   std::atomic<log_level> min_log_level_{log_level::info};
   std::atomic<bool> client_ready_{false};
+  std::atomic<bool> stateless_{false};
   std::map<std::string, std::shared_ptr<request_state>> in_flight_;
   std::map<std::string, std::shared_ptr<pending_response>> pending_;
   std::set<std::string> subscriptions_;

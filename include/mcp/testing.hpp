@@ -110,6 +110,18 @@ class client {
     return result("tools/call", {{"name", name}, {"arguments", std::move(arguments)}});
   }
 
+  // 2026-07-28 (no initialize): the request with the per-request _meta envelope that era needs.
+  // `capabilities` are the client's for this request; `log_level` asks for notifications/message.
+  json stateless_request(const std::string& method, json params = json::object(), json capabilities = json::object(),
+                         const std::string& log_level = {}) {
+    json& meta = params["_meta"];
+    meta["io.modelcontextprotocol/protocolVersion"] = "2026-07-28";
+    meta["io.modelcontextprotocol/clientCapabilities"] = std::move(capabilities);
+    meta["io.modelcontextprotocol/clientInfo"] = {{"name", "mcp-test-client"}, {"version", "1.0"}};
+    if (!log_level.empty()) meta["io.modelcontextprotocol/logLevel"] = log_level;
+    return request(method, std::move(params));
+  }
+
   // Messages not yet taken by wait_response: notifications, requests from the server, stray replies.
   inbox& messages() { return *inbox_; }
   const std::shared_ptr<session>& server_session() const { return session_; }

@@ -11,6 +11,7 @@
 
 #include <mcp/coercion.hpp>
 #include <mcp/detail/handler_traits.hpp>
+#include <mcp/detail/legacy_projection.hpp>
 #include <mcp/content.hpp>
 #include <mcp/context.hpp>
 #include <mcp/reflect.hpp>
@@ -57,15 +58,11 @@ inline json text_result(std::string text) {
   return std::move(r).to_json();
 }
 
-// Non-object values are carried as {"result": value}, which is what 2025-era clients accept.
+// 2025-era clients accept only object structured content: other values travel as
+// {"result": value} there (see detail::legacy_output_schema). 2026-07-28 clients get them as they are.
 inline json wrap_structured(json value) {
   if (value.is_object()) return value;
   return json{{"result", std::move(value)}};
-}
-inline json wrap_schema(const json& schema) {
-  if (schema.value("type", json()) == "object") return schema;
-  return json{{"type", "object"}, {"properties", {{"result", schema}}}, {"required", {"result"}},
-              {"additionalProperties", false}};
 }
 
 struct pipeline_settings {
@@ -76,8 +73,8 @@ struct pipeline_settings {
   std::function<std::string(const json&)> render;
   std::size_t text_budget = 0;
   std::string truncation_hint;
-  json output_schema = nullptr;  // as advertised (wrapped)
-  nlohmann::ordered_json display_schema;  // the same, fields in declaration order, for Markdown
+  json output_schema = nullptr;  // as declared (any root type)
+  nlohmann::ordered_json display_schema;  // the same as an object schema, fields in declaration order, for Markdown
   std::shared_ptr<const validator> output_validator;
   std::shared_ptr<tool_stats> stats;
   const server* owner = nullptr;
@@ -120,9 +117,9 @@ inline std::string budgeted(std::string text, const pipeline_settings& s) {
 
 template <class Out>
 json structured_result(const Out& out, const pipeline_settings& s) {
-  json structured = wrap_structured(encode(out));
+  json value = encode(out);
   if (s.validate_output && s.output_validator) {
-    auto problems = s.output_validator->validate(structured);
+    auto problems = s.output_validator->validate(value);
     if (!problems.empty()) {
       s.owner->log_diagnostic("tool '" + s.tool_name + "' returned output that breaks its output schema: " +
                               describe_violations(s.tool_name, problems, s.output_validator->schema()));
@@ -131,6 +128,8 @@ json structured_result(const Out& out, const pipeline_settings& s) {
                           "server, not in your call; the details were logged.");
     }
   }
+  // The text block shows what a 2025-era client's structuredContent holds, so both agree.
+  const json structured = wrap_structured(value);
   std::string text;
   if (s.render)
     text = s.render(structured);
@@ -142,7 +141,7 @@ json structured_result(const Out& out, const pipeline_settings& s) {
     text = render_json(structured);
   tool_result r;
   r.content.push_back(mcp::text(budgeted(std::move(text), s)));
-  r.structured_content = std::move(structured);
+  r.structured_content = std::move(value);
   return std::move(r).to_json();
 }
 
@@ -170,7 +169,7 @@ nlohmann::ordered_json display_schema_for(const json& output_schema) {
   else if constexpr (is_reflected_v<Out>)
     return schema_of_ordered<Out>();
   else
-    return output_schema;
+    return legacy_output_schema(output_schema);
 }
 
 template <class Out>
@@ -181,7 +180,7 @@ json output_schema_for() {
                        std::is_same_v<Out, tool_error> || std::is_same_v<Out, json>) {
     return nullptr;
   } else {
-    return wrap_schema(schema_of<Out>());
+    return schema_of<Out>();
   }
 }
 
@@ -194,6 +193,8 @@ json guarded(Call&& call, const pipeline_settings& s) {
     return error_result(e.what());
   } catch (const protocol_error&) {
     throw;  // the handler chose to answer with a JSON-RPC error
+  } catch (const input_required&) {
+    throw;  // a 2026-07-28 call that needs the client's answers first
   } catch (const request_timeout& e) {
     return error_result(std::string("Tool '") + s.tool_name + "' could not finish: " + e.what() + ".");
   } catch (const std::exception& e) {
@@ -222,7 +223,8 @@ inline pipeline_settings prepare_tool(tool_definition& def, std::string name, st
   s.render = options.render;
   s.text_budget = options.text_budget;
   s.truncation_hint = options.truncation_hint;
-  if (!output_schema.is_null()) s.output_validator = std::make_shared<const validator>(output_schema);
+  if (!output_schema.is_null())
+    s.output_validator = std::make_shared<const validator>(output_schema, validator::root::any);
   s.output_schema = output_schema;
   s.display_schema = std::move(display_schema);
   s.owner = &owner;
@@ -329,12 +331,12 @@ server& server::tool(std::string name, std::string description, runtime_schema s
                 "(const mcp::json& arguments, mcp::context&)");
   if (!schema.input.is_object() || schema.input.value("type", json()) != "object")
     throw schema_error("Tool '" + name + "': the input schema's root must be an object schema with \"type\": \"object\"");
-  if (!schema.output.is_null() && (!schema.output.is_object() || schema.output.value("type", json()) != "object"))
-    throw schema_error("Tool '" + name + "': the output schema's root must be an object schema with \"type\": \"object\"");
+  if (!schema.output.is_null() && !schema.output.is_object())
+    throw schema_error("Tool '" + name + "': the output schema must be a JSON Schema object");
   auto in_validator = std::make_shared<const validator>(schema.input);  // throws schema_error saying what is wrong
 
   tool_definition def;
-  nlohmann::ordered_json display_schema = schema.output;
+  nlohmann::ordered_json display_schema = detail::legacy_output_schema(schema.output);
   detail::pipeline_settings s = detail::prepare_tool(def, std::move(name), std::move(description), schema.input,
                                                      schema.output, std::move(display_schema), options, *this);
   def.invoke = [fn = F(std::forward<Handler>(handler)), s = std::move(s), in_validator](const json& args,

@@ -203,10 +203,15 @@ inline bool deeper_than(const json& value, int levels) {
 
 class validator {
  public:
+  // What the root may be: tool arguments are always an object; a 2026-07-28 output may be anything.
+  enum class root { object, any };
+
   // Checks and compiles `schema` once; throws schema_error saying exactly what is wrong.
-  explicit validator(const json& schema) : schema_(schema) {
+  explicit validator(const json& schema, root r = root::object) : schema_(schema) {
     check_dialect();
-    if (!schema_.is_object() || !schema_.contains("type") || schema_["type"] != "object") {
+    if (r == root::any && !schema_.is_object())
+      throw schema_error("invalid schema: a schema is a JSON object, got " + detail::describe_value(schema_));
+    if (r == root::object && (!schema_.is_object() || !schema_.contains("type") || schema_["type"] != "object")) {
       std::string got = !schema_.is_object()          ? "got " + detail::describe_value(schema_)
                         : !schema_.contains("type") ? "got no \"type\""
                                                       : "got \"type\": " + detail::render(schema_["type"]);

@@ -24,6 +24,17 @@ inline bool is_supported_protocol_version(std::string_view v) {
   return false;
 }
 
+// The stateless revisions (2026-07-28 and later): no initialize, every request carries its own
+// version and client facts in params._meta. Kept apart from protocol_versions because initialize
+// must never offer or accept one of these.
+inline constexpr std::array<std::string_view, 1> modern_protocol_versions = {"2026-07-28"};
+
+inline bool is_modern_protocol_version(std::string_view v) {
+  for (auto known : modern_protocol_versions)
+    if (known == v) return true;
+  return false;
+}
+
 // Returns one of protocol_versions (static storage), never a view of the argument.
 inline std::string_view negotiate_protocol_version(std::string_view requested) {
   for (auto known : protocol_versions)

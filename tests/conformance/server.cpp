@@ -5,11 +5,14 @@
 #include <mcp/mcp.hpp>
 
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
+
+#include <unistd.h>
 
 namespace conformance {
 
@@ -221,14 +224,143 @@ void add_schema_tool(mcp::server& srv) {
   schema.input = mcp::json::parse(R"({
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",
-    "$defs": {"address": {"type": "object", "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}},
-    "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
+    "$defs": {"address": {"$anchor": "addressDef", "type": "object",
+                          "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}},
+    "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"},
+                   "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+                   "phone": {"type": "string"}, "email": {"type": "string"}},
+    "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+    "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+    "then": {"required": ["phone"]},
+    "else": {"required": ["email"]},
     "additionalProperties": false
   })");
   srv.tool("json_schema_2020_12_tool", "Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)",
            std::move(schema), [](const mcp::json& args) -> std::string {
              return "JSON Schema 2020-12 tool called with: " + args.dump();
            });
+}
+
+// ---- 2026-07-28: multi-round input (MRTR) and the stateless diagnostics -----------------------
+// Each asks through ctx.ask(), which a 2025 session serves with real requests to the client and a
+// 2026-07-28 request with input_required and a retry: one handler for both eras.
+
+mcp::json object_schema(const char* property, const char* type) {
+  return {{"type", "object"}, {"properties", {{property, {{"type", type}}}}}, {"required", {property}}};
+}
+
+std::string content_string(const mcp::json& answer, const char* field) {
+  const mcp::json content = answer.value("content", mcp::json::object());
+  return content.is_object() ? content.value(field, std::string()) : std::string();
+}
+
+std::string sampled_text(const mcp::json& answer) {
+  const mcp::json content = answer.value("content", mcp::json::object());
+  return content.is_object() ? content.value("text", std::string()) : std::string();
+}
+
+mcp::json sampling_params(const char* prompt, int max_tokens) {
+  return {{"messages", {{{"role", "user"}, {"content", {{"type", "text"}, {"text", prompt}}}}}}, {"maxTokens", max_tokens}};
+}
+
+void add_input_required_tools(mcp::server& srv) {
+  srv.tool("test_input_required_result_elicitation", "Asks for the user's name by elicitation, then greets them",
+           [](mcp::context& ctx) -> std::string {
+             auto answer = ctx.ask(mcp::elicitation_input("user_name", "What is your name?", object_schema("name", "string")));
+             return "Hello, " + content_string(answer, "name") + "!";
+           });
+  srv.tool("test_input_required_result_sampling", "Asks the client's model a question by sampling",
+           [](mcp::context& ctx) -> std::string {
+             auto answer = ctx.ask(mcp::sampling_input("sample_request", sampling_params("What is the capital of France?", 100)));
+             return "Sampling result: " + sampled_text(answer);
+           });
+  srv.tool("test_input_required_result_list_roots", "Asks the client for its roots", [](mcp::context& ctx) -> std::string {
+    auto answer = ctx.ask(mcp::roots_input("roots_request"));
+    return "Found " + std::to_string(answer.value("roots", mcp::json::array()).size()) + " root(s)";
+  });
+  srv.tool("test_input_required_result_request_state", "Asks for a confirmation carried through requestState",
+           [](mcp::context& ctx) -> std::string {
+             auto answer = ctx.ask(mcp::elicitation_input("confirm", "Please confirm", object_schema("ok", "boolean")));
+             const mcp::json content = answer.value("content", mcp::json::object());
+             return content.value("ok", false) == true ? "state-ok: requestState validated" : "state-declined";
+           });
+  srv.tool("test_input_required_result_multiple_inputs", "Asks for a name, a greeting and the roots in one round",
+           [](mcp::context& ctx) -> std::string {
+             auto answers = ctx.ask({mcp::elicitation_input("user_name", "What is your name?", object_schema("name", "string")),
+                                     mcp::sampling_input("greeting", sampling_params("Generate a greeting", 50)),
+                                     mcp::roots_input("client_roots")});
+             return "Name: " + content_string(answers["user_name"], "name") + "; Greeting: " +
+                    sampled_text(answers["greeting"]) + "; Roots: " +
+                    std::to_string(answers["client_roots"].value("roots", mcp::json::array()).size());
+           });
+  srv.tool("test_input_required_result_multi_round", "Asks two questions, one round each",
+           [](mcp::context& ctx) -> std::string {
+             auto first = ctx.ask(mcp::elicitation_input("step1", "Step 1: What is your name?", object_schema("name", "string")));
+             auto second = ctx.ask(
+                 mcp::elicitation_input("step2", "Step 2: What is your favorite color?", object_schema("color", "string")));
+             return "Multi-round complete for " + content_string(first, "name") + " who likes " +
+                    content_string(second, "color");
+           });
+  srv.tool("test_input_required_result_tampered_state", "Asks for a confirmation; a tampered requestState is refused",
+           [](mcp::context& ctx) -> std::string {
+             ctx.ask(mcp::elicitation_input("confirm", "Please confirm", object_schema("ok", "boolean")));
+             return "integrity-ok: state verified";
+           });
+  srv.tool("test_input_required_result_capabilities", "Asks only for what this request's client capabilities allow",
+           [](mcp::context& ctx) -> std::string {
+             std::vector<mcp::input_request> wanted;
+             const mcp::json& caps = ctx.client().capabilities;
+             if (caps.contains("elicitation"))
+               wanted.push_back(mcp::elicitation_input("elicit_input", "Provide input", object_schema("value", "string")));
+             if (caps.contains("sampling")) wanted.push_back(mcp::sampling_input("sample_input", sampling_params("Sample request", 50)));
+             if (wanted.empty()) return "capabilities-ok: the client declared neither elicitation nor sampling";
+             std::string keys;
+             for (const auto& [key, answer] : ctx.ask(wanted)) keys += (keys.empty() ? "" : ", ") + key;
+             return "capabilities-ok: received " + keys;
+           });
+  srv.prompt("test_input_required_result_prompt", "A prompt that asks the user for context first",
+             [](mcp::context& ctx) {
+               auto answer = ctx.ask(mcp::elicitation_input("user_context", "What context should the prompt use?",
+                                                            object_schema("context", "string")));
+               return "Prompt with context: " + content_string(answer, "context");
+             });
+}
+
+void add_stateless_diagnostics(mcp::server& srv) {
+  srv.tool("test_missing_capability", "Needs the client's sampling capability; refuses with -32021 without it",
+           [](mcp::context& ctx) -> std::string {
+             ctx.require_client_capability("sampling");
+             return "Success";
+           });
+  srv.tool("test_streaming_elicitation", "Reports progress, then asks for confirmation (never a request on the stream)",
+           [](mcp::context& ctx) -> std::string {
+             ctx.progress(1, 2, "about to ask");
+             ctx.ask(mcp::elicitation_input("confirm", "Please confirm", object_schema("ok", "boolean")));
+             return "streaming-elicitation-ok";
+           });
+  srv.tool("test_logging_tool", "Logs twice; a 2026-07-28 client hears it only when its request names a log level",
+           [](mcp::context& ctx) -> std::string {
+             ctx.log(mcp::log_level::info, "logging tool started");
+             ctx.log(mcp::log_level::warning, "logging tool finished");
+             return "Logging tool done";
+           });
+  srv.tool("test_trigger_tool_change", "Announces a tools/list change to every listener",
+           [&srv]() -> std::string {
+             srv.notify_all("notifications/tools/list_changed");
+             return "tools/list_changed sent";
+           });
+  srv.tool("test_trigger_prompt_change", "Announces a prompts/list change to every listener",
+           [&srv]() -> std::string {
+             srv.notify_all("notifications/prompts/list_changed");
+             return "prompts/list_changed sent";
+           });
+  // SEP-2243: "region" also travels in an Mcp-Param-Region header, which the server checks.
+  mcp::runtime_schema schema;
+  schema.input = {{"type", "object"},
+                  {"properties", {{"region", {{"type", "string"}, {"description", "Where to look"}, {"x-mcp-header", "Region"}}}}},
+                  {"required", {"region"}}};
+  srv.tool("test_header_param", "Echoes a region that is also sent as the Mcp-Param-Region header", std::move(schema),
+           [](const mcp::json& args) -> std::string { return "region: " + args.value("region", std::string()); });
 }
 
 void add_resources(mcp::server& srv) {
@@ -299,16 +431,27 @@ void add_prompts(mcp::server& srv) {
                                });
 }
 
+// Which process answered: the scale-out test shows a load balancer spreads calls over several.
+void add_whoami_tool(mcp::server& srv) {
+  srv.tool("test_whoami", "Returns the id of the server process that ran the call",
+           []() -> std::string { return std::to_string(::getpid()); });
+}
+
 const char* usage =
-    "Usage: conformance_server [--http HOST:PORT]\n"
+    "Usage: conformance_server [--http HOST:PORT [--stateless]]\n"
     "\n"
     "The MCP conformance fixtures. Speaks MCP on stdin/stdout, or Streamable HTTP at\n"
-    "http://HOST:PORT/mcp with --http (the official conformance suite needs HTTP).\n";
+    "http://HOST:PORT/mcp with --http (the official conformance suite needs HTTP).\n"
+    "  --stateless  HTTP without 2025-11-25 sessions: every POST stands alone\n"
+    "\n"
+    "MCP_REQUEST_STATE_KEY in the environment: the requestState HMAC key, shared by every\n"
+    "process behind one load balancer (default: a random key per process).\n";
 
 }  // namespace conformance
 
 int main(int argc, char** argv) {
   std::string http_address;
+  bool stateless_http = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
@@ -316,16 +459,24 @@ int main(int argc, char** argv) {
       return 0;
     } else if (arg == "--http" && i + 1 < argc) {
       http_address = argv[++i];
+    } else if (arg == "--stateless") {
+      stateless_http = true;
     } else {
       std::cerr << "conformance_server: unknown argument '" << arg << "'\n\n" << conformance::usage;
       return 2;
     }
   }
 
-  mcp::server srv({.name = "mcp-conformance-test-server", .version = "1.0.0"});
+  mcp::server_options server_opts;
+  // Processes behind one load balancer must seal requestState with one key (tests/scaleout).
+  if (const char* key = std::getenv("MCP_REQUEST_STATE_KEY"); key && *key) server_opts.request_state_key = key;
+  mcp::server srv({.name = "mcp-conformance-test-server", .version = "1.0.0"}, server_opts);
   conformance::add_content_tools(srv);
   conformance::add_context_tools(srv);
   conformance::add_schema_tool(srv);
+  conformance::add_input_required_tools(srv);
+  conformance::add_stateless_diagnostics(srv);
+  conformance::add_whoami_tool(srv);
   conformance::add_resources(srv);
   conformance::add_prompts(srv);
 
@@ -338,5 +489,6 @@ int main(int argc, char** argv) {
   mcp::http::options opts;
   opts.host = where->first;
   opts.port = where->second;
+  opts.stateless = stateless_http;
   return mcp::http::serve(srv, opts);
 }

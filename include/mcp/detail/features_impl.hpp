@@ -241,6 +241,7 @@ inline void server::resource_updated(const std::string& uri) {
       if (auto s = w.lock(); s && !s->closed() && s->subscribed(uri)) live.push_back(std::move(s));
   }
   for (auto& s : live) s->out().send(message);
+  notify_listeners("notifications/resources/updated", message["params"]);
 }
 
 inline void server::add_prompt_entry(prompt_entry entry) {
@@ -331,7 +332,9 @@ inline json server::read_resource(context& ctx, const json& params) const {
   else if (family)
     contents = family->read(uri, vars, ctx);
   else
-    throw protocol_error(error_code::resource_not_found, "Resource not found: '" + uri + "'", json{{"uri", uri}});
+    // 2026-07-28 (SEP-2164) made an unknown resource an invalid parameter; 2025 has its own code.
+    throw protocol_error(ctx.client().stateless ? error_code::invalid_params : error_code::resource_not_found,
+                         "Resource not found: '" + uri + "'", json{{"uri", uri}});
   return json{{"contents", std::move(contents)}};
 }
 

@@ -6,6 +6,8 @@
 
 #include <mcp/detail/http_message.hpp>
 #include <mcp/detail/http_session.hpp>
+#include <mcp/detail/mcp_headers.hpp>
+#include <mcp/detail/stateless_rules.hpp>
 #include <mcp/detail/sse.hpp>
 #include <mcp/json.hpp>
 #include <mcp/jsonrpc.hpp>
@@ -179,7 +181,9 @@ class post_reply final : public outbound {
 
   void open_stream_locked() {
     stream_ = s_.owner ? s_.owner->new_request_stream() : std::make_shared<event_stream>("r0", s_.replay_events);
-    s_.ex->start_stream(head());
+    response h = head();
+    h.headers.set("X-Accel-Buffering", "no");  // proxies such as nginx must pass events on at once
+    s_.ex->start_stream(std::move(h));
     stream_->attach_started(s_.ex);
     if (resumable()) stream_->prime(s_.retry_ms);
     state_ = state::streaming;
@@ -422,9 +426,6 @@ class endpoint {
     if (!content_type || !is_json_content_type(*content_type))
       return ex->respond(
           rpc_error_response(415, -32000, "Unsupported Media Type: Content-Type must be application/json"));
-    std::optional<std::string> version;
-    if (!version_ok(req, ex, version)) return;
-
     json message = json::parse(req.body, nullptr, false);
     if (message.is_discarded())
       return ex->respond(
@@ -432,6 +433,10 @@ class endpoint {
     if (message.is_array())
       return ex->respond(rpc_error_response(400, error_code::invalid_request,
                                             "Invalid request: batch arrays are not supported; send one message per POST"));
+    if (srv_.options().serve_stateless && is_stateless_era(req, message)) return post_stateless_era(req, ex, std::move(message));
+
+    std::optional<std::string> version;
+    if (!version_ok(req, ex, version)) return;
 
     const bool is_request = message.is_object() && message.contains("method") && message.contains("id");
     const bool is_initialize = is_request && message["method"] == "initialize";
@@ -486,6 +491,7 @@ class endpoint {
     if (!is_initialize) {
       client_state client;
       client.protocol_version = header_version.value_or(std::string(latest_protocol_version));
+      client.sessionless = true;
       core->set_initialized(std::move(client));
     }
     if (!is_request) return post_no_reply(ex, core, std::move(message));
@@ -494,6 +500,95 @@ class endpoint {
     setup.core = core;
     setup.header_version = header_version.value_or(std::string(assumed_version));
     setup.replay_events = config_.replay_events;
+    srv_.handle(core, std::move(message), std::make_shared<post_reply>(std::move(setup)));
+  }
+
+  // ---- POST of the 2026-07-28 era: every request on its own ----
+
+  // The body decides (a version claim in params._meta); a 2026-07-28 header without the claim is a
+  // malformed 2026 request, never silently a 2025 one.
+  static bool is_stateless_era(const request& req, const json& message) {
+    if (!message.is_object()) return false;
+    if (auto params = message.find("params"); params != message.end() && claims_stateless(*params)) return true;
+    const auto header = req.headers.get("MCP-Protocol-Version");
+    return header && message.contains("method") &&
+           (is_modern_protocol_version(*header) || (!is_supported_protocol_version(*header) && *header >= "2026-07-28"));
+  }
+
+  // 2026-07-28 answers errors of the envelope and headers with HTTP statuses.
+  static int status_for(int code) {
+    switch (code) {
+      case error_code::header_mismatch:
+      case error_code::missing_required_client_capability:
+      case error_code::unsupported_protocol_version:
+        return 400;
+      case error_code::method_not_found:
+        return 404;
+      default:
+        return 200;
+    }
+  }
+
+  // The checks in the order the spec gives: _meta (400, -32602), headers against the body (400,
+  // -32020), version (400, -32022), method (404, -32601); then the request runs in a session of its
+  // own that ends with it. The client closing the response stream cancels the request.
+  void post_stateless_era(const request& req, const std::shared_ptr<exchange>& ex, json message) {
+    auto refuse = [&](int status, const json& id, int code, const std::string& text, const json& data = nullptr) {
+      ex->respond(json_response(status, jsonrpc::error(id, code, text, data)));
+    };
+    const auto method = message.find("method");
+    if (method == message.end() || !method->is_string())
+      return refuse(400, message.value("id", json()), error_code::invalid_request,
+                    "Invalid request: a 2026-07-28 client sends requests and notifications only");
+    auto id = message.find("id");
+    if (id == message.end()) {  // a notification: nothing for it to do over HTTP in this era
+      response r;
+      r.status = 202;
+      return ex->respond(std::move(r));
+    }
+    if (!jsonrpc::is_valid_id(*id))
+      return refuse(400, nullptr, error_code::invalid_request, "Invalid request: \"id\" must be a string or an integer");
+    const std::string name = method->get<std::string>();
+    if (!message.contains("params")) message["params"] = json::object();
+    const json& params = message["params"];
+
+    auto refusal = srv_.check_stateless_request(name, params);
+    if (refusal && refusal->code() == error_code::invalid_params) return refuse(400, *id, refusal->code(), refusal->what(), refusal->data());
+
+    const std::string& body_version = params["_meta"][meta_protocol_version].get_ref<const std::string&>();
+    const auto header_version = req.headers.get("MCP-Protocol-Version");
+    if (!header_version)
+      return refuse(400, *id, error_code::header_mismatch,
+                    "Header mismatch: the MCP-Protocol-Version header is required and must equal params._meta's \"" +
+                        std::string(meta_protocol_version) + "\"");
+    if (*header_version != body_version)
+      return refuse(400, *id, error_code::header_mismatch,
+                    "Header mismatch: MCP-Protocol-Version '" + std::string(*header_version) +
+                        "' differs from params._meta's '" + body_version + "'");
+    const std::function<std::optional<std::string>(std::string_view)> lookup = [&req](std::string_view lower) -> std::optional<std::string> {
+      if (auto v = req.headers.get(lower)) return std::string(*v);
+      return std::nullopt;
+    };
+    std::vector<header_param> annotated;
+    if (name == "tools/call" && params.contains("name") && params["name"].is_string())
+      annotated = srv_.tool_header_params(params["name"].get_ref<const std::string&>());
+    if (auto why = check_standard_headers(lookup, message, annotated))
+      return refuse(400, *id, error_code::header_mismatch, "Header mismatch: " + *why);
+    if (refusal) return refuse(status_for(refusal->code()), *id, refusal->code(), refusal->what(), refusal->data());
+
+    auto core = std::make_shared<session>(std::make_shared<discard_outbound>(), run_);
+    ex->on_disconnect([weak = std::weak_ptr<session>(core)] {
+      if (auto c = weak.lock()) c->close();
+    });
+    post_reply::setup setup;
+    setup.ex = ex;
+    setup.core = core;
+    setup.header_version = body_version;
+    setup.replay_events = config_.replay_events;
+    setup.on_json = [](const json& reply, response& head) {
+      if (auto e = reply.find("error"); e != reply.end() && e->is_object())
+        head.status = status_for(e->value("code", 0));
+    };
     srv_.handle(core, std::move(message), std::make_shared<post_reply>(std::move(setup)));
   }
 

@@ -11,12 +11,12 @@
 namespace mcp {
 inline namespace v0 {
 
-inline json tool_definition::to_json() const {
+inline json tool_definition::to_json(bool stateless) const {
   json t{{"name", name}};
   if (!title.empty()) t["title"] = title;
   if (!description.empty()) t["description"] = description;
   t["inputSchema"] = input_schema;
-  if (!output_schema.is_null()) t["outputSchema"] = output_schema;
+  if (!output_schema.is_null()) t["outputSchema"] = stateless ? output_schema : detail::legacy_output_schema(output_schema);
   json a = json::object();
   if (!hints.title.empty()) a["title"] = hints.title;
   if (hints.read_only) a["readOnlyHint"] = *hints.read_only;
@@ -43,9 +43,18 @@ inline void check_tool_name(std::string_view name) {
   }
 }
 
-inline server::server(server_info info, server_options options) : info_(std::move(info)), options_(std::move(options)) {
+inline server::server(server_info info, server_options options)
+    : info_(std::move(info)),
+      options_(std::move(options)),
+      sealer_(std::make_unique<detail::state_sealer>(options_.request_state_key)) {
   if (info_.name.empty()) throw std::invalid_argument("server_info.name must not be empty");
   if (info_.version.empty()) throw std::invalid_argument("server_info.version must not be empty");
+  auto check_scope = [](const cache_hint& h) {
+    if (h.scope != "public" && h.scope != "private")
+      throw std::invalid_argument("cache_hint.scope must be \"public\" or \"private\", not \"" + h.scope + "\"");
+  };
+  check_scope(options_.cache);
+  for (const auto& [method, hint] : options_.cache_by_method) check_scope(hint);
   install_builtin_methods();
 }
 
@@ -65,7 +74,12 @@ inline void server::add_tool(tool_definition tool) {
     std::unique_lock lock(registry_mutex_);
     for (const auto& t : tools_)
       if (t->name == tool.name) throw std::invalid_argument("A tool named '" + tool.name + "' is already registered");
+    if (auto annotated = detail::header_params(tool.input_schema); !annotated.empty())
+      header_params_[tool.name] = std::move(annotated);
+    else
+      header_params_.erase(tool.name);
     tool.listed = tool.to_json();
+    tool.listed_stateless = tool.to_json(true);
     auto entry = std::make_shared<const tool_definition>(std::move(tool));
     tool_index_.emplace(entry->name, entry);
     tools_.push_back(std::move(entry));
@@ -80,10 +94,17 @@ inline bool server::remove_tool(std::string_view name) {
     auto it = std::find_if(tools_.begin(), tools_.end(), [&](const auto& t) { return t->name == name; });
     if (it == tools_.end()) return false;
     tool_index_.erase((*it)->name);
+    header_params_.erase((*it)->name);
     tools_.erase(it);
   }
   tools_changed();
   return true;
+}
+
+inline std::vector<detail::header_param> server::tool_header_params(std::string_view tool) const {
+  std::shared_lock lock(registry_mutex_);
+  auto it = header_params_.find(tool);
+  return it == header_params_.end() ? std::vector<detail::header_param>{} : it->second;
 }
 
 inline std::vector<std::string> server::tool_names() const {
@@ -123,11 +144,21 @@ inline void server::notify_all(const std::string& method, json params) {
   }
   for (auto& s : live)
     if (s->client_ready()) s->out().send(message);
+  notify_listeners(method, message.value("params", json::object()));
 }
 
 inline void server::tools_changed() { notify_all("notifications/tools/list_changed"); }
 
 namespace detail {
+// A progress token the client asked for: a string or an integer in params._meta.
+inline std::optional<json> progress_token_of(const json& params) {
+  auto meta = params.find("_meta");
+  if (meta == params.end() || !meta->is_object()) return std::nullopt;
+  auto t = meta->find("progressToken");
+  if (t == meta->end() || !(t->is_string() || t->is_number_integer())) return std::nullopt;
+  return *t;
+}
+
 // True when arrays/objects in `text` nest deeper than `limit`. One pass, strings skipped; run
 // before parsing because every later step (validation, encoding) recurses over the value.
 inline bool nests_deeper_than(std::string_view text, std::size_t limit) {
@@ -213,11 +244,21 @@ inline void server::handle(const std::shared_ptr<session>& s, json message, std:
   if (!jsonrpc::is_valid_id(*id)) return invalid(nullptr, "\"id\" must be a string or an integer");
   if (!params.is_object())
     return void(replies->send(jsonrpc::error(*id, error_code::invalid_params, "Invalid params: \"params\" must be an object")));
+  if (options_.serve_stateless && detail::claims_stateless(params)) return run_stateless_request(s, *id, name, std::move(params), replies);
   run_request(s, *id, name, std::move(params), replies);
 }
 
 inline void server::run_request(const std::shared_ptr<session>& s, json id, std::string name, json params,
                                 const std::shared_ptr<outbound>& replies) {
+  if (name == "initialize" && s->pinned_stateless()) {
+    // The connection already speaks 2026-07-28; say which versions it can have.
+    json supported = json::array();
+    for (auto v : modern_protocol_versions) supported.push_back(v);
+    return replies->send(jsonrpc::error(
+        id, error_code::unsupported_protocol_version,
+        "Unsupported protocol version: this connection speaks 2026-07-28; open a new one to initialize",
+        json{{"supported", std::move(supported)}, {"requested", params.value("protocolVersion", json())}}));
+  }
   if (name == "initialize") {
     try {
       replies->send(jsonrpc::response(id, initialize(s, params)));
@@ -241,25 +282,36 @@ inline void server::run_request(const std::shared_ptr<session>& s, json id, std:
     handler = it->second;
   }
 
-  std::optional<json> token;
-  if (auto meta = params.find("_meta"); meta != params.end() && meta->is_object() && meta->contains("progressToken")) {
-    const json& t = (*meta)["progressToken"];
-    if (t.is_string() || t.is_number_integer()) token = t;
-  }
-  auto state = s->begin_request(id, std::move(token));
+  auto state = s->begin_request(id, detail::progress_token_of(params));
   if (!state)
     return replies->send(jsonrpc::error(id, error_code::invalid_request,
                                         "Invalid request: id " + id.dump() + " is already in use by a request in flight"));
+  dispatch(s, std::move(state), std::move(name), std::move(params), std::move(handler), s->client_ptr(), nullptr, replies);
+}
 
-  auto work = [this, s, state, replies, handler = std::move(handler), params = std::move(params)]() {
+inline void server::dispatch(const std::shared_ptr<session>& s, std::shared_ptr<request_state> state, std::string name,
+                             json params, method_handler handler, std::shared_ptr<const client_state> client,
+                             std::shared_ptr<detail::input_round> round, const std::shared_ptr<outbound>& replies) {
+  const bool slow = handler.slow;
+  auto work = [this, s, state, replies, name = std::move(name), handler = std::move(handler), params = std::move(params),
+               client = std::move(client), round = std::move(round)]() {
     json reply;
     if (!state->cancelled) {
-      context ctx(s, state, replies, s->client_ptr());
+      context ctx = round ? context(s, state, replies, client, round) : context(s, state, replies, client);
       try {
         json result = handler.call(ctx, params);
         if (!result.is_object()) throw std::logic_error("a method handler returned " + std::string(result.type_name()) +
                                                         "; a JSON-RPC result must be an object");
+        if (round) result = finish_stateless(name, params, std::move(result));
         reply = jsonrpc::response(state->id, std::move(result));
+      } catch (detail::input_required& asked) {
+        if (round && detail::may_ask_client(name)) {
+          reply = jsonrpc::response(state->id, input_required_result(name, params, std::move(asked), *round));
+        } else {
+          log_diagnostic("request " + state->id.dump() + ": a '" + name + "' handler asked the client for input; " +
+                         "only tools/call, prompts/get and resources/read may");
+          reply = jsonrpc::error(state->id, error_code::internal_error, "Internal error");
+        }
       } catch (const protocol_error& e) {
         reply = jsonrpc::error(state->id, e);
       } catch (const std::exception& e) {
@@ -272,10 +324,11 @@ inline void server::run_request(const std::shared_ptr<session>& s, json id, std:
       // Taking the progress lock orders the reply after any progress notification in flight.
       std::lock_guard lock(state->progress_mutex);
     }
-    if (!state->cancelled) replies->send(reply);
+    // The id is free again before the reply goes out: a client may reuse it as soon as it has the answer.
     s->end_request(state->id);
+    if (!state->cancelled) replies->send(reply);
   };
-  if (handler.slow)
+  if (slow)
     s->run()(std::move(work));
   else
     work();
@@ -309,19 +362,16 @@ inline json server::initialize(const std::shared_ptr<session>& s, const json& pa
     sessions_.push_back(s);
   }
 
-  json info{{"name", info_.name}, {"version", info_.version}};
-  if (!info_.title.empty()) info["title"] = info_.title;
-  if (!info_.description.empty()) info["description"] = info_.description;
-  if (!info_.website_url.empty()) info["websiteUrl"] = info_.website_url;
-  if (!info_.icons.is_null()) info["icons"] = info_.icons;
-  json result{{"protocolVersion", client.protocol_version}, {"capabilities", capabilities()}, {"serverInfo", info}};
+  json result{{"protocolVersion", client.protocol_version}, {"capabilities", capabilities()},
+              {"serverInfo", server_info_json()}};
   if (!options_.instructions.empty()) result["instructions"] = options_.instructions;
   return result;
 }
 
-inline json server::list_tools(const json& params) const {
+inline json server::list_tools(const json& params, bool stateless) const {
   std::shared_lock lock(registry_mutex_);
-  return list_page(tools_, params, "tools", [](const tool_definition& t) { return t.listed; });
+  return list_page(tools_, params, "tools",
+                   [stateless](const tool_definition& t) { return stateless ? t.listed_stateless : t.listed; });
 }
 
 inline json server::call_tool(context& ctx, const json& params) const {
@@ -343,6 +393,7 @@ inline json server::call_tool(context& ctx, const json& params) const {
   }
   const auto start = std::chrono::steady_clock::now();
   json result = tool->invoke(*arguments, ctx);
+  if (!ctx.client().stateless) detail::project_call_result(result, tool->output_schema);
   tool->stats->record_call(
       std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start),
       result.value("isError", false));
@@ -362,7 +413,7 @@ inline tool_metrics server::metrics(std::string_view tool_name) const {
 
 inline void server::install_builtin_methods() {
   methods_["ping"] = {[](context&, const json&) { return json::object(); }, false};
-  methods_["tools/list"] = {[this](context&, const json& p) { return list_tools(p); }, false};
+  methods_["tools/list"] = {[this](context& ctx, const json& p) { return list_tools(p, ctx.client().stateless); }, false};
   methods_["tools/call"] = {[this](context& ctx, const json& p) { return call_tool(ctx, p); }, true};
   methods_["resources/list"] = {[this](context&, const json& p) { return list_resources(p); }, false};
   methods_["resources/templates/list"] = {[this](context&, const json& p) { return list_resource_templates(p); }, false};

@@ -1,0 +1,445 @@
+// MCP 2026-07-28 beside 2025-11-25 in one server: era detection, the envelope checks and their
+// order, resultType and caching hints, multi-round input with a sealed requestState, listen
+// streams, and the 2025 projection of non-object structured content. Driven in memory; the HTTP
+// statuses are in test_http.cpp's neighbour below, over a real socket.
+#include "catch.hpp"
+
+#include <mcp/detail/thread_pool.hpp>
+#include <mcp/http.hpp>
+#include <mcp/mcp.hpp>
+#include <mcp/testing.hpp>
+
+#include "http_client.hpp"
+
+#include <string>
+#include <thread>
+#include <vector>
+
+using mcp::json;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct greeting {
+  std::string text;
+};
+MCP_STRUCT(greeting, (text, "The greeting"));
+
+void add_fixtures(mcp::server& srv) {
+  srv.tool("hello", "Asks the user's name, then greets them", [](mcp::context& ctx) -> greeting {
+    auto answer = ctx.ask(mcp::elicitation_input("name", "What is your name?",
+                                                 {{"type", "object"}, {"properties", {{"name", {{"type", "string"}}}}}}));
+    return {"Hello, " + answer["content"].value("name", std::string("?")) + "!"};
+  });
+  srv.tool("two_rounds", "Asks twice", [](mcp::context& ctx) -> std::string {
+    auto first = ctx.ask(mcp::elicitation_input("first", "First?", {{"type", "object"}}));
+    auto second = ctx.ask(mcp::roots_input("roots"));
+    return first["content"].value("v", std::string()) + "/" + std::to_string(second["roots"].size());
+  });
+  srv.tool("numbers", "A list, not an object", [] { return std::vector<int>{1, 2, 3}; });
+  srv.tool("chatty", "Logs", [](mcp::context& ctx) -> std::string {
+    ctx.log(mcp::log_level::warning, "careful");
+    return "done";
+  });
+  srv.resource({"test://a", "a"}, [] { return std::string("A"); });
+  srv.prompt("p", "A prompt", [] { return std::string("hi"); });
+}
+
+std::unique_ptr<mcp::server> make_server(mcp::server_options options = {}) {
+  auto srv = std::make_unique<mcp::server>(mcp::server_info{"stateless-test", "1.0.0"}, std::move(options));
+  add_fixtures(*srv);
+  return srv;
+}
+
+const json elicitation = {{"elicitation", json::object()}};
+
+int error_code(const json& response) { return response.at("error").at("code").get<int>(); }
+
+test::http_response post_raw(unsigned short port, const std::string& body,
+                             const std::vector<std::pair<std::string, std::string>>& headers) {
+  std::string raw = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: " + std::to_string(body.size()) + "\r\n";
+  for (const auto& [name, value] : headers) raw += name + ": " + value + "\r\n";
+  raw += "\r\n" + body;
+  test::http_connection conn(port);
+  conn.send(raw);
+  return conn.read();
+}
+
+}  // namespace
+
+TEST_CASE("stateless: a version claim in _meta makes a request 2026-07-28, whatever came before", "[stateless]") {
+  auto srv_ptr = make_server();
+  mcp::server& srv = *srv_ptr;
+  mcp::testing::client c(srv);
+  json discover = c.stateless_request("server/discover");
+  REQUIRE(discover.contains("result"));
+  const json& r = discover["result"];
+  CHECK(r["resultType"] == "complete");
+  CHECK(r["supportedVersions"] == json::array({"2026-07-28"}));
+  CHECK(r["capabilities"].contains("tools"));
+  CHECK(r["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "stateless-test");
+  CHECK(r["ttlMs"] == 0);
+  CHECK(r["cacheScope"] == "private");
+
+  SECTION("discover does not pin the connection: initialize still works after it") {
+    json init = c.request("initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", json::object()}});
+    REQUIRE(init.contains("result"));
+    CHECK(init["result"]["protocolVersion"] == "2025-11-25");
+    CHECK_FALSE(init["result"].contains("resultType"));
+  }
+  SECTION("any other 2026 request pins it: a later initialize is refused with the versions it can have") {
+    REQUIRE(c.stateless_request("tools/list").contains("result"));
+    json init = c.request("initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", json::object()}});
+    REQUIRE(error_code(init) == -32022);
+    CHECK(init["error"]["data"]["supported"] == json::array({"2026-07-28"}));
+    CHECK(init["error"]["data"]["requested"] == "2025-11-25");
+  }
+  SECTION("a 2025 session's results carry no 2026 fields") {
+    c.initialize();
+    json list = c.result("tools/list");
+    CHECK_FALSE(list.contains("resultType"));
+    CHECK_FALSE(list.contains("ttlMs"));
+    CHECK_FALSE(list.contains("_meta"));
+    CHECK(c.result("ping") == json::object());
+    // ...and a claimed request on the same connection is still served as 2026 (dual era).
+    CHECK(c.stateless_request("tools/list")["result"]["resultType"] == "complete");
+  }
+  SECTION("initialize never offers 2026-07-28") {
+    json init = c.result("initialize", {{"protocolVersion", "2026-07-28"}, {"capabilities", json::object()}});
+    CHECK(init["protocolVersion"] == "2025-11-25");
+  }
+}
+
+TEST_CASE("stateless: the envelope checks come in the spec's order", "[stateless]") {
+  auto srv_ptr = make_server();
+  mcp::server& srv = *srv_ptr;
+  mcp::testing::client c(srv);
+  auto send = [&](json params, const std::string& method = "tools/list") {
+    c.send(mcp::jsonrpc::request(7, method, std::move(params)));
+    return c.wait_response(7);
+  };
+  const std::string pv = "io.modelcontextprotocol/protocolVersion", cc = "io.modelcontextprotocol/clientCapabilities";
+
+  // No clientCapabilities (the claim alone is enough to make it 2026): -32602 before anything else,
+  // even with an unsupported version and a removed method.
+  json r = send({{"_meta", {{pv, "v999"}}}}, "ping");
+  CHECK(error_code(r) == -32602);
+  CHECK(r["id"] == 7);
+  CHECK(error_code(send({{"_meta", {{pv, 2026}, {cc, json::object()}}}})) == -32602);
+  CHECK(error_code(send({{"_meta", {{pv, "2026-07-28"}, {cc, json::object()}, {"io.modelcontextprotocol/logLevel", "loud"}}}})) ==
+        -32602);
+  // Version next, before the method.
+  r = send({{"_meta", {{pv, "v999.0.0"}, {cc, json::object()}}}}, "ping");
+  REQUIRE(error_code(r) == -32022);
+  CHECK(r["error"]["data"]["requested"] == "v999.0.0");
+  CHECK(r["error"]["data"]["supported"] == json::array({"2026-07-28"}));
+  // Then the method: removed ones and unknown ones alike.
+  for (const char* removed : {"ping", "initialize", "logging/setLevel", "resources/subscribe", "resources/unsubscribe", "no/such"})
+    CHECK(error_code(send({{"_meta", {{pv, "2026-07-28"}, {cc, json::object()}}}}, removed)) == -32601);
+  // clientInfo is optional.
+  CHECK(send({{"_meta", {{pv, "2026-07-28"}, {cc, json::object()}}}})["result"]["resultType"] == "complete");
+}
+
+TEST_CASE("stateless: methods of capabilities the server does not declare are not found", "[stateless]") {
+  mcp::server srv({"bare", "1"});
+  srv.tool("t", "A tool", [] { return std::string("x"); });
+  mcp::testing::client c(srv);
+  json caps = c.stateless_request("server/discover")["result"]["capabilities"];
+  CHECK_FALSE(caps.contains("prompts"));
+  CHECK(error_code(c.stateless_request("prompts/list")) == -32601);
+  CHECK(error_code(c.stateless_request("resources/list")) == -32601);
+  CHECK(c.stateless_request("tools/list")["result"]["tools"].size() == 1);
+}
+
+TEST_CASE("stateless: caching hints per server and per method, never on 2025 or retries", "[stateless]") {
+  mcp::server_options options;
+  options.cache = {5000, "private"};
+  options.cache_by_method["tools/list"] = {60000, "public"};
+  auto srv_ptr = make_server(options);
+  mcp::server& srv = *srv_ptr;
+  mcp::testing::client c(srv);
+  json tools = c.stateless_request("tools/list")["result"];
+  CHECK(tools["ttlMs"] == 60000);
+  CHECK(tools["cacheScope"] == "public");
+  json read = c.stateless_request("resources/read", {{"uri", "test://a"}})["result"];
+  CHECK(read["ttlMs"] == 5000);
+  CHECK(read["cacheScope"] == "private");
+  json prompt = c.stateless_request("prompts/get", {{"name", "p"}})["result"];
+  CHECK(prompt["resultType"] == "complete");
+  CHECK_FALSE(prompt.contains("ttlMs"));  // prompts/get is not cacheable
+  CHECK_THROWS_AS(mcp::server({"x", "1"}, [] {
+                    mcp::server_options o;
+                    o.cache.scope = "everyone";
+                    return o;
+                  }()),
+                  std::invalid_argument);
+}
+
+TEST_CASE("stateless: one handler asks in both eras", "[stateless][mrtr]") {
+  auto srv_ptr = make_server();
+  mcp::server& srv = *srv_ptr;
+
+  SECTION("2026: input_required, then the retry with the answer completes") {
+    mcp::testing::client c(srv);
+    json first = c.stateless_request("tools/call", {{"name", "hello"}}, elicitation)["result"];
+    REQUIRE(first["resultType"] == "input_required");
+    CHECK(first["inputRequests"]["name"]["method"] == "elicitation/create");
+    CHECK(first["inputRequests"]["name"]["params"]["message"] == "What is your name?");
+    REQUIRE(first["requestState"].is_string());
+    CHECK_FALSE(first.contains("ttlMs"));
+    CHECK(c.messages().size() == 0);  // no request went to the client
+
+    json answers = {{"name", {{"action", "accept"}, {"content", {{"name", "Ada"}}}}}};
+    json done = c.stateless_request("tools/call",
+                                    {{"name", "hello"}, {"inputResponses", answers}, {"requestState", first["requestState"]}},
+                                    elicitation)["result"];
+    CHECK(done["resultType"] == "complete");
+    CHECK(done["structuredContent"]["text"] == "Hello, Ada!");
+    CHECK_FALSE(done.contains("ttlMs"));
+  }
+  SECTION("2026: answers of the wrong shape are asked again, not used") {
+    mcp::testing::client c(srv);
+    for (json bad : {json{{"name", 12345}}, json(nullptr), json{{"other", {{"action", "accept"}}}}}) {
+      json r = c.stateless_request("tools/call", {{"name", "hello"}, {"inputResponses", bad}}, elicitation)["result"];
+      CHECK(r["resultType"] == "input_required");
+    }
+  }
+  SECTION("2026: several rounds; earlier answers travel in the sealed state, which changes each round") {
+    mcp::testing::client c(srv);
+    const json caps = {{"elicitation", json::object()}, {"roots", json::object()}};
+    json r1 = c.stateless_request("tools/call", {{"name", "two_rounds"}}, caps)["result"];
+    REQUIRE(r1["inputRequests"].contains("first"));
+    json r2 = c.stateless_request("tools/call",
+                                  {{"name", "two_rounds"},
+                                   {"inputResponses", {{"first", {{"action", "accept"}, {"content", {{"v", "x"}}}}}}},
+                                   {"requestState", r1["requestState"]}},
+                                  caps)["result"];
+    REQUIRE(r2["resultType"] == "input_required");
+    CHECK(r2["inputRequests"].contains("roots"));
+    CHECK_FALSE(r2["inputRequests"].contains("first"));
+    CHECK(r2["requestState"] != r1["requestState"]);
+    json r3 = c.stateless_request("tools/call",
+                                  {{"name", "two_rounds"},
+                                   {"inputResponses", {{"roots", {{"roots", json::array({{{"uri", "file:///a"}}})}}}}},
+                                   {"requestState", r2["requestState"]}},
+                                  caps)["result"];
+    CHECK(r3["content"][0]["text"] == "x/1");
+  }
+  SECTION("2026: a tampered, replayed, expired or foreign requestState is refused with -32602") {
+    mcp::testing::client c(srv);
+    json first = c.stateless_request("tools/call", {{"name", "hello"}}, elicitation)["result"];
+    const std::string state = first["requestState"];
+    json answers = {{"name", {{"action", "accept"}, {"content", {{"name", "Ada"}}}}}};
+    auto retry = [&](const std::string& name, const std::string& st) {
+      return c.stateless_request("tools/call", {{"name", name}, {"inputResponses", answers}, {"requestState", st}}, elicitation);
+    };
+    json tampered = retry("hello", state + "-TAMPERED");
+    REQUIRE(error_code(tampered) == -32602);
+    CHECK(tampered["error"]["message"] == "requestState integrity check failed");
+    CHECK(error_code(retry("two_rounds", state)) == -32602);  // bound to the tool it was issued for
+    CHECK(retry("hello", state)["result"]["resultType"] == "complete");
+    json replay = retry("hello", state);
+    REQUIRE(error_code(replay) == -32602);
+    CHECK(replay["error"]["message"] == "requestState was already used");
+
+    mcp::server_options expiring;
+    expiring.request_state_ttl = std::chrono::seconds(-1);
+    auto short_lived = make_server(expiring);
+    mcp::testing::client c2(*short_lived);
+    json r = c2.stateless_request("tools/call", {{"name", "hello"}}, elicitation)["result"];
+    json expired = c2.stateless_request(
+        "tools/call", {{"name", "hello"}, {"inputResponses", answers}, {"requestState", r["requestState"]}}, elicitation);
+    REQUIRE(error_code(expired) == -32602);
+    CHECK(expired["error"]["message"] == "requestState expired");
+
+    // Another process with its own key does not accept it; one with the same key does.
+    mcp::server_options keyed;
+    keyed.request_state_key = "shared secret";
+    auto a = make_server(keyed), b = make_server(keyed);
+    mcp::testing::client ca(*a), cb(*b), cother(srv);
+    json ra = ca.stateless_request("tools/call", {{"name", "hello"}}, elicitation)["result"];
+    json params = {{"name", "hello"}, {"inputResponses", answers}, {"requestState", ra["requestState"]}};
+    CHECK(error_code(cother.stateless_request("tools/call", params, elicitation)) == -32602);
+    CHECK(cb.stateless_request("tools/call", params, elicitation)["result"]["resultType"] == "complete");
+  }
+  SECTION("2026: without the capability the tool says so instead of asking") {
+    mcp::testing::client c(srv);
+    json r = c.stateless_request("tools/call", {{"name", "hello"}})["result"];
+    CHECK(r["isError"] == true);
+    CHECK(r["content"][0]["text"].get<std::string>().find("elicitation") != std::string::npos);
+  }
+  SECTION("2025: the same handler sends elicitation/create and waits for the answer") {
+    mcp::detail::thread_pool pool(2);
+    mcp::testing::client c(srv, [&pool](std::function<void()> job) { pool.post(std::move(job)); });
+    c.initialize("2025-11-25", elicitation);
+    json id = c.start_request("tools/call", {{"name", "hello"}});
+    auto asked = c.messages().take([](const json& m) { return m.value("method", "") == "elicitation/create"; }, 5s);
+    REQUIRE(asked);
+    c.send({{"jsonrpc", "2.0"}, {"id", (*asked)["id"]}, {"result", {{"action", "accept"}, {"content", {{"name", "Bo"}}}}}});
+    json done = c.wait_response(id);
+    CHECK(done["result"]["structuredContent"]["text"] == "Hello, Bo!");
+    CHECK_FALSE(done["result"].contains("resultType"));
+  }
+}
+
+TEST_CASE("stateless: structured content of any type, projected to {result} for 2025", "[stateless]") {
+  auto srv_ptr = make_server();
+  mcp::server& srv = *srv_ptr;
+  mcp::testing::client modern(srv), legacy(srv);
+  legacy.initialize();
+
+  json tool26, tool25;
+  const json list26 = modern.stateless_request("tools/list"), list25 = legacy.result("tools/list");
+  for (const auto& t : list26["result"]["tools"])
+    if (t["name"] == "numbers") tool26 = t;
+  for (const auto& t : list25["tools"])
+    if (t["name"] == "numbers") tool25 = t;
+  CHECK(tool26["outputSchema"]["type"] == "array");
+  CHECK(tool25["outputSchema"]["type"] == "object");
+  CHECK(tool25["outputSchema"]["required"] == json::array({"result"}));
+  CHECK(tool25["outputSchema"]["properties"]["result"] == tool26["outputSchema"]);
+
+  json r26 = modern.stateless_request("tools/call", {{"name", "numbers"}})["result"];
+  CHECK(r26["structuredContent"] == json::array({1, 2, 3}));
+  json r25 = legacy.call_tool("numbers");
+  CHECK(r25["structuredContent"] == json{{"result", {1, 2, 3}}});
+  CHECK(r25["content"][0]["text"] == r26["content"][0]["text"]);  // both get the text block
+
+  json ref = mcp::detail::legacy_output_schema(
+      {{"$schema", "https://json-schema.org/draft/2020-12/schema"}, {"type", "array"}, {"items", {{"$ref", "#/$defs/n"}}},
+       {"$defs", {{"n", {{"type", "number"}}}}}});
+  CHECK(ref["$schema"] == "https://json-schema.org/draft/2020-12/schema");
+  CHECK(ref["properties"]["result"]["items"]["$ref"] == "#/properties/result/$defs/n");
+  CHECK_FALSE(ref["properties"]["result"].contains("$schema"));
+}
+
+TEST_CASE("stateless: logs only when the request names a level; errors by era", "[stateless]") {
+  auto srv_ptr = make_server();
+  mcp::server& srv = *srv_ptr;
+  mcp::testing::client c(srv);
+  c.stateless_request("tools/call", {{"name", "chatty"}});
+  CHECK(c.messages().size() == 0);
+  c.stateless_request("tools/call", {{"name", "chatty"}}, json::object(), "error");
+  CHECK(c.messages().size() == 0);  // warning is below error
+  c.stateless_request("tools/call", {{"name", "chatty"}}, json::object(), "info");
+  auto log = c.messages().take([](const json& m) { return m.value("method", "") == "notifications/message"; }, 1s);
+  REQUIRE(log);
+  CHECK((*log)["params"]["level"] == "warning");
+
+  json missing = c.stateless_request("resources/read", {{"uri", "test://none"}});
+  CHECK(error_code(missing) == -32602);
+  CHECK(missing["error"]["data"]["uri"] == "test://none");
+  mcp::testing::client legacy(srv);
+  legacy.initialize();
+  CHECK(error_code(legacy.request("resources/read", {{"uri", "test://none"}})) == -32002);
+}
+
+TEST_CASE("stateless: subscriptions/listen acknowledges first, tags and filters, ends on cancel", "[stateless][listen]") {
+  auto srv_ptr = make_server();
+  mcp::server& srv = *srv_ptr;
+  mcp::testing::client c(srv);
+  json listen = mcp::jsonrpc::request("L1", "subscriptions/listen",
+                                      {{"notifications", {{"toolsListChanged", true}, {"resourceSubscriptions", {"test://a"}}}},
+                                       {"_meta",
+                                        {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                                         {"io.modelcontextprotocol/clientCapabilities", json::object()}}}});
+  c.send(listen);
+  auto ack = c.messages().take([](const json&) { return true; }, 1s);
+  REQUIRE(ack);
+  CHECK((*ack)["method"] == "notifications/subscriptions/acknowledged");
+  CHECK((*ack)["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == "L1");
+  CHECK((*ack)["params"]["notifications"] == json{{"toolsListChanged", true}, {"resourceSubscriptions", {"test://a"}}});
+  CHECK(srv.listeners_open() == 1);
+
+  srv.notify_all("notifications/prompts/list_changed");  // not asked for
+  srv.tool("later", "Added later", [] { return std::string("x"); });
+  srv.resource_updated("test://a");
+  auto all = c.messages().drain();
+  REQUIRE(all.size() == 2);
+  CHECK(all[0]["method"] == "notifications/tools/list_changed");
+  CHECK(all[1]["method"] == "notifications/resources/updated");
+  for (const auto& m : all) CHECK(m["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == "L1");
+
+  c.notify("notifications/cancelled", {{"requestId", "L1"}});
+  CHECK(srv.listeners_open() == 0);
+  srv.notify_all("notifications/tools/list_changed");
+  CHECK(c.messages().size() == 0);
+  CHECK(c.server_session()->requests_in_flight() == 0);
+}
+
+TEST_CASE("stateless over HTTP: statuses of the envelope, header and capability errors", "[stateless][http]") {
+  mcp::server srv({"http-stateless", "1.0.0"});
+  add_fixtures(srv);
+  srv.tool("needs_sampling", "Refuses without sampling", [](mcp::context& ctx) -> std::string {
+    ctx.require_client_capability("sampling");
+    return "ok";
+  });
+  mcp::http::options opts;
+  opts.port = 0;
+  mcp::http::listener server_socket(srv, opts);
+  std::thread runner([&] { server_socket.run(); });
+  struct stop_at_end {
+    mcp::http::listener& l;
+    std::thread& t;
+    ~stop_at_end() {
+      l.stop();
+      t.join();
+    }
+  } stopper{server_socket, runner};
+
+  const json meta = {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                     {"io.modelcontextprotocol/clientCapabilities", json::object()}};
+  auto post = [&](const std::string& method, json params, std::vector<std::pair<std::string, std::string>> headers) {
+    json body = mcp::jsonrpc::request(5, method, std::move(params));
+    headers.push_back({"Content-Type", "application/json"});
+    headers.push_back({"Accept", "application/json, text/event-stream"});
+    return post_raw(server_socket.port(), body.dump(), headers);
+  };
+  const std::pair<std::string, std::string> v26{"MCP-Protocol-Version", "2026-07-28"};
+
+  auto r = post("tools/list", {{"_meta", meta}}, {v26, {"Mcp-Method", "tools/list"}});
+  REQUIRE(r.status == 200);
+  CHECK(json::parse(r.body)["result"]["resultType"] == "complete");
+
+  r = post("tools/list", json::object(), {v26, {"Mcp-Method", "tools/list"}});  // no _meta, modern header
+  CHECK(r.status == 400);
+  CHECK(json::parse(r.body)["error"]["code"] == -32602);
+  CHECK(json::parse(r.body)["id"] == 5);
+
+  r = post("tools/list", {{"_meta", meta}}, {{"Mcp-Method", "tools/list"}});  // header missing
+  CHECK(r.status == 400);
+  CHECK(json::parse(r.body)["error"]["code"] == -32020);
+
+  json v999 = meta;
+  v999["io.modelcontextprotocol/protocolVersion"] = "v999.0.0";
+  r = post("tools/list", {{"_meta", v999}}, {v26, {"Mcp-Method", "tools/list"}});  // mismatch before version
+  CHECK(json::parse(r.body)["error"]["code"] == -32020);
+  r = post("tools/list", {{"_meta", v999}}, {{"MCP-Protocol-Version", "v999.0.0"}, {"Mcp-Method", "tools/list"}});
+  CHECK(r.status == 400);
+  CHECK(json::parse(r.body)["error"]["code"] == -32022);
+
+  r = post("tools/list", {{"_meta", meta}}, {v26, {"Mcp-Method", "TOOLS/LIST"}});
+  CHECK(r.status == 400);
+  CHECK(json::parse(r.body)["error"]["code"] == -32020);
+
+  r = post("ping", {{"_meta", meta}}, {v26, {"Mcp-Method", "ping"}});
+  CHECK(r.status == 404);
+  CHECK(json::parse(r.body)["error"]["code"] == -32601);
+
+  r = post("tools/call", {{"name", "needs_sampling"}, {"_meta", meta}},
+           {v26, {"Mcp-Method", "tools/call"}, {"Mcp-Name", "needs_sampling"}});
+  CHECK(r.status == 400);
+  json refused = json::parse(r.body);
+  CHECK(refused["error"]["code"] == -32021);
+  CHECK(refused["error"]["data"]["requiredCapabilities"] == json{{"sampling", json::object()}});
+
+  r = post("resources/read", {{"uri", "test://none"}, {"_meta", meta}},
+           {v26, {"Mcp-Method", "resources/read"}, {"Mcp-Name", "test://none"}});
+  CHECK(r.status == 200);  // a handler's -32602 stays in-band
+  CHECK(json::parse(r.body)["error"]["code"] == -32602);
+
+  // A 2025 client on the same endpoint is unaffected: no session id, no claim -> the session rules.
+  r = post("tools/list", json::object(), {{"MCP-Protocol-Version", "2025-11-25"}});
+  CHECK(r.status == 400);
+  CHECK(r.body.find("Mcp-Session-Id") != std::string::npos);
+}
