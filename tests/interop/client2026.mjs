@@ -13,20 +13,9 @@ import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
-import { freshDir, options, run, startHttpServer } from './harness.mjs';
+import { expectOk, expectToolError, freshDir, options, run, startHttpServer, text } from './harness.mjs';
 
 const modern = '2026-07-28';
-const text = (result) => result.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
-
-function expectToolError(result, ...fragments) {
-  assert.equal(result.isError, true, `expected isError, got ${JSON.stringify(result)}`);
-  for (const f of fragments) assert.match(text(result), f);
-}
-
-function expectOk(result) {
-  assert.notEqual(result.isError, true, `unexpected isError: ${text(result)}`);
-  return result;
-}
 
 function newClient(mode) {
   return new Client({ name: 'mcp-cpp-interop-2026', version: '1.0.0' },

@@ -1,9 +1,23 @@
 // Shared by the interop scripts: command-line options, a server started over HTTP on a free
-// 127.0.0.1 port (and always stopped), and a fresh work folder.
+// 127.0.0.1 port (and always stopped), a fresh work folder, and checks of tool results.
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+
+// The text blocks of a CallToolResult, joined.
+export const text = (result) => result.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+
+export function expectToolError(result, ...fragments) {
+  assert.equal(result.isError, true, `expected isError, got ${JSON.stringify(result)}`);
+  for (const f of fragments) assert.match(text(result), f);
+}
+
+export function expectOk(result) {
+  assert.notEqual(result.isError, true, `unexpected isError: ${text(result)}`);
+  return result;
+}
 
 // --name value pairs into an object; every name in `required` must be given.
 export function options(required) {

@@ -10,19 +10,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-import { freshDir, options, run, startHttpServer } from './harness.mjs';
+import { expectOk, expectToolError, freshDir, options, run, startHttpServer, text } from './harness.mjs';
 
-const text = (result) => result.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
-
-function expectToolError(result, ...fragments) {
-  assert.equal(result.isError, true, `expected isError, got ${JSON.stringify(result)}`);
-  for (const f of fragments) assert.match(text(result), f);
-}
-
-function expectOk(result) {
-  assert.notEqual(result.isError, true, `unexpected isError: ${text(result)}`);
-  return result;
-}
 
 async function exercise(client) {
   const { tools } = await client.listTools();
