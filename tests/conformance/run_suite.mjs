@@ -3,7 +3,11 @@
 // stops the server whatever happens. Exits 0 only when no check failed or warned.
 //
 //   node run_suite.mjs --server BIN --suite-js PATH/dist/index.js --work DIR
-//                      [--timeout SECONDS] [--expect-scenarios N] -- SUITE_ARGS...
+//                      [--timeout SECONDS] [--expect-scenarios N] [--unscored-prefix P]
+//                      -- SUITE_ARGS... [--and SUITE_ARGS...]
+//
+// Each --and starts another run of the suite against the same server process (e.g. one
+// protocol revision after another); the checks of all runs are judged together.
 //
 // Run it with Node 22 or newer (the suite needs it); the suite runs under the same node binary.
 import { spawn } from 'node:child_process';
@@ -13,11 +17,15 @@ import path from 'node:path';
 import { canConnect, freePort } from '../interop/harness.mjs';
 
 function parseArgs(argv) {
-  const opts = { timeout: 300, expectScenarios: 1, suiteArgs: [], unscored: [] };
+  const opts = { timeout: 300, expectScenarios: 1, suiteRuns: [[]], unscored: [] };
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     if (a === '--') {
-      opts.suiteArgs = argv.slice(i + 1);
+      opts.suiteRuns = [[]];
+      for (const arg of argv.slice(i + 1)) {
+        if (arg === '--and') opts.suiteRuns.push([]);
+        else opts.suiteRuns.at(-1).push(arg);
+      }
       break;
     }
     const value = argv[++i];
@@ -65,8 +73,8 @@ async function stopServer(child) {
   }
 }
 
-function runSuite(opts, url, outDir, deadline) {
-  const args = [opts.suiteJs, 'server', '--url', url, '-o', outDir, ...opts.suiteArgs];
+function runSuite(opts, suiteArgs, url, outDir, deadline) {
+  const args = [opts.suiteJs, 'server', '--url', url, '-o', outDir, ...suiteArgs];
   console.log(`run_suite: ${path.basename(process.execPath)} ${args.join(' ')}`);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -129,8 +137,18 @@ async function main() {
       return 1;
     }
 
-    const suite = await runSuite(opts, `http://127.0.0.1:${port}/mcp`, outDir, deadline);
-    const scenarios = collectChecks(outDir);
+    const suite = { code: 0, signal: null, output: '', summaries: [] };
+    const scenarios = [];
+    for (const [n, suiteArgs] of opts.suiteRuns.entries()) {
+      const runDir = path.join(outDir, `run-${n + 1}`);
+      const one = await runSuite(opts, suiteArgs, `http://127.0.0.1:${port}/mcp`, runDir, deadline);
+      if (one.code !== 0 && suite.code === 0) suite.code = one.code;
+      suite.signal ??= one.signal;
+      suite.output += (suite.output ? '\n' : '') + one.output;
+      const at = one.output.indexOf('=== SUMMARY ===');
+      suite.summaries.push(at >= 0 ? one.output.slice(at).trimEnd() : one.output.trimEnd());
+      scenarios.push(...collectChecks(runDir));
+    }
     let passed = 0, failed = 0, warnings = 0, other = 0;
     const problems = [];
     // Scenarios the suite itself does not score (extensions we do not implement) are listed apart.
@@ -149,10 +167,9 @@ async function main() {
       }
     }
 
-    const summaryAt = suite.output.indexOf('=== SUMMARY ===');
     const ok = suite.code === 0 && failed === 0 && warnings === 0 && scenarios.length >= opts.expectScenarios;
     // The whole transcript when something is wrong; the suite's own summary otherwise.
-    console.log(ok && summaryAt >= 0 ? suite.output.slice(summaryAt).trimEnd() : suite.output.trimEnd());
+    console.log(ok ? suite.summaries.join('\n\n') : suite.output.trimEnd());
     if (problems.length) console.log(`\nrun_suite: checks that did not pass:\n${problems.join('\n')}`);
     console.log(
       `\nrun_suite: ${scenarios.length} scenarios, ${passed} passed, ${failed} failed, ${warnings} warnings, ` +
