@@ -270,7 +270,7 @@ class server {
   struct listener {
     json id;
     json honored;  // the notifications filter as honoured
-    std::shared_ptr<session> owner;
+    std::weak_ptr<session> owner;  // a transport that drops its session ends its listeners
     std::shared_ptr<request_state> state;
     std::shared_ptr<outbound> out;
   };

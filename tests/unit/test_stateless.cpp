@@ -365,6 +365,14 @@ TEST_CASE("stateless: subscriptions/listen acknowledges first, tags and filters,
   srv.notify_all("notifications/tools/list_changed");
   CHECK(c.messages().size() == 0);
   CHECK(c.server_session()->requests_in_flight() == 0);
+
+  // A connection that goes away (its transport drops the session) takes its listeners along.
+  {
+    mcp::testing::client gone(srv);
+    gone.send(listen);
+    CHECK(srv.listeners_open() == 1);
+  }
+  CHECK(srv.listeners_open() == 0);
 }
 
 TEST_CASE("stateless over HTTP: statuses of the envelope, header and capability errors", "[stateless][http]") {

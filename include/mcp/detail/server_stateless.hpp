@@ -193,9 +193,13 @@ inline void server::listen(const std::shared_ptr<session>& s, const std::shared_
 
 // Listeners whose client left (stream closed, cancelled, session ended) go; their request ends.
 inline void server::prune_listeners() {
-  auto gone = [](const listener& l) { return l.state->cancelled.load() || l.owner->closed(); };
+  auto gone = [](const listener& l) {
+    auto owner = l.owner.lock();
+    return !owner || owner->closed() || l.state->cancelled.load();
+  };
   for (auto& l : listeners_)
-    if (gone(l)) l.owner->end_request(l.id);
+    if (gone(l))
+      if (auto owner = l.owner.lock()) owner->end_request(l.id);
   listeners_.erase(std::remove_if(listeners_.begin(), listeners_.end(), gone), listeners_.end());
 }
 
