@@ -28,8 +28,12 @@
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -153,6 +157,171 @@ inline const char* keyword_from_description(const std::string& d) {
   return "schema";
 }
 
+inline bool beyond_int64(const json& v) {
+  return v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+}
+inline bool holds_beyond_int64(const json& v) {
+  if (v.is_structured()) {
+    for (const auto& item : v)
+      if (holds_beyond_int64(item)) return true;
+    return false;
+  }
+  return beyond_int64(v);
+}
+
+// The fast path of validation for the plain schemas MCP_STRUCT produces: types, properties,
+// required, a boolean additionalProperties, items, numeric bounds and string enums, nothing else.
+// accepts() answers true only where draft-07 surely accepts the value; otherwise (a violation, or
+// a case it does not decide exactly, like 1.0 for "integer") the full validator runs, so every
+// message stays the same. Built only when every keyword of the schema is one of those below.
+class plain_schema {
+ public:
+  static std::unique_ptr<plain_schema> compile(const json& node, bool root) {
+    if (!node.is_object()) return nullptr;
+    auto out = std::make_unique<plain_schema>();
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      const std::string& key = it.key();
+      const json& v = *it;
+      if (key == "description" || key == "title" || key == "default" || key == "examples" || key == "$comment" ||
+          key == "deprecated" || key == "readOnly" || key == "writeOnly" || (root && key == "$schema")) {
+        continue;  // annotations: no effect on validity
+      } else if (key == "type") {
+        out->types_ = 0;
+        if (v.is_string()) {
+          if (!out->add_type(v.get_ref<const std::string&>())) return nullptr;
+        } else if (v.is_array() && !v.empty()) {
+          for (const auto& t : v)
+            if (!t.is_string() || !out->add_type(t.get_ref<const std::string&>())) return nullptr;
+        } else {
+          return nullptr;
+        }
+      } else if (key == "properties" && v.is_object()) {
+        for (auto p = v.begin(); p != v.end(); ++p) {
+          auto child = compile(*p, false);
+          if (!child) return nullptr;
+          out->properties_.push_back({p.key(), std::move(child), false});  // in the instance's key order
+        }
+      } else if (key == "required" && v.is_array()) {
+        for (const auto& name : v)
+          if (!name.is_string()) return nullptr;
+        out->required_ = v;
+      } else if (key == "additionalProperties" && v.is_boolean()) {
+        out->closed_ = !v.get<bool>();
+      } else if (key == "items" && v.is_object()) {
+        out->items_ = compile(v, false);
+        if (!out->items_) return nullptr;
+      } else if ((key == "minimum" || key == "maximum") && v.is_number()) {
+        (key == "minimum" ? out->minimum_ : out->maximum_) = v;
+      } else if (key == "enum" && v.is_array() && !v.empty()) {
+        for (const auto& e : v)
+          if (!e.is_string()) return nullptr;
+        out->enum_ = v;
+      } else {
+        return nullptr;
+      }
+    }
+    std::size_t named = 0;
+    for (const auto& name : out->required_) {
+      const std::string& n = name.get_ref<const std::string&>();
+      auto p = std::find_if(out->properties_.begin(), out->properties_.end(), [&](const property& x) { return x.name == n; });
+      if (p == out->properties_.end() || p->required) return nullptr;  // unknown or repeated: leave it to the full path
+      p->required = true;
+      ++named;
+    }
+    out->required_count_ = named;
+    return out;
+  }
+
+  bool accepts(const json& value) const {
+    if (!(types_ & type_bit(value))) return false;
+    if (beyond_int64(value)) return false;  // rare: left to the full path, which handles it exactly
+    if (!enum_.is_null() && !value.is_string()) return false;  // every enum value is a string
+    if (value.is_object()) {
+      std::size_t p = 0, required_seen = 0;
+      for (auto it = value.begin(); it != value.end(); ++it) {
+        const std::string& key = it.key();
+        while (p < properties_.size() && properties_[p].name < key) ++p;
+        if (p < properties_.size() && properties_[p].name == key) {
+          if (!properties_[p].schema->accepts(*it)) return false;
+          if (properties_[p].required) ++required_seen;
+          ++p;
+        } else if (closed_) {
+          return false;
+        }
+      }
+      return required_seen == required_count_;
+    }
+    if (value.is_array() && items_) {
+      for (const auto& item : value)
+        if (!items_->accepts(item)) return false;
+      return true;
+    }
+    if (value.is_number()) return within(value, minimum_, 1) && within(value, maximum_, -1);
+    if (value.is_string() && !enum_.is_null()) {
+      for (const auto& e : enum_)
+        if (e.get_ref<const std::string&>() == value.get_ref<const std::string&>()) return true;
+      return false;
+    }
+    return true;
+  }
+
+  plain_schema() = default;
+
+ private:
+  struct property {
+    std::string name;
+    std::unique_ptr<plain_schema> schema;
+    bool required;
+  };
+  enum : unsigned { t_null = 1, t_boolean = 2, t_integer = 4, t_float = 8, t_string = 16, t_array = 32, t_object = 64 };
+
+  // "integer" takes only values stored as integers: 1.0 is an integer to draft-07, and is left to
+  // the full path rather than decided here.
+  bool add_type(const std::string& t) {
+    if (t == "null") types_ |= t_null;
+    else if (t == "boolean") types_ |= t_boolean;
+    else if (t == "integer") types_ |= t_integer;
+    else if (t == "number") types_ |= t_integer | t_float;
+    else if (t == "string") types_ |= t_string;
+    else if (t == "array") types_ |= t_array;
+    else if (t == "object") types_ |= t_object;
+    else return false;
+    return true;
+  }
+  static unsigned type_bit(const json& v) {
+    switch (v.type()) {
+      case json::value_t::null: return t_null;
+      case json::value_t::boolean: return t_boolean;
+      case json::value_t::number_integer:
+      case json::value_t::number_unsigned: return t_integer;
+      case json::value_t::number_float: return t_float;
+      case json::value_t::string: return t_string;
+      case json::value_t::array: return t_array;
+      case json::value_t::object: return t_object;
+      default: return 0;
+    }
+  }
+  // value on the right side of `bound` (side 1: at least, -1: at most). Mixed integer/float
+  // comparisons beyond 2^53 are not exact in double: left to the full path.
+  static bool within(const json& value, const json& bound, int side) {
+    if (bound.is_null()) return true;
+    if (value.is_number_integer() != bound.is_number_integer()) {
+      const json& whole = value.is_number_integer() ? value : bound;
+      if (std::fabs(whole.get<double>()) > 9007199254740992.0) return false;
+    }
+    int c = compare_numbers(value, bound);
+    return side > 0 ? c >= 0 : c <= 0;
+  }
+
+  unsigned types_ = ~0u;
+  std::vector<property> properties_;
+  json required_;
+  std::size_t required_count_ = 0;
+  bool closed_ = false;
+  std::unique_ptr<plain_schema> items_;
+  json minimum_, maximum_, enum_;
+};
+
 // The compiled form shared by copies of a validator. valijson's Validator caches the regexes it
 // builds, so it is not safe to share between threads: a small pool lends one to each call.
 struct compiled_schema {
@@ -160,6 +329,7 @@ struct compiled_schema {
   regex_map regexes;
   bool walk_always = false;  // formats are the walk's job (see validator::compile)
   bool recursive = false;    // uses $ref: guard against hostile nesting before recursing
+  std::unique_ptr<plain_schema> plain;  // set when the schema is plain enough for the fast path
 
   std::mutex mutex;
   std::vector<std::unique_ptr<valijson::Validator>> idle;
@@ -231,6 +401,7 @@ class validator {
   // Every violation of the schema by `instance`; empty when it is valid. Safe to call concurrently.
   std::vector<violation> validate(const json& instance) const {
     std::vector<violation> out;
+    if (compiled_->plain && compiled_->plain->accepts(instance)) return out;
     if (compiled_->recursive && detail::deeper_than(instance, detail::max_value_depth)) {
       out.push_back({"", "depth", "the value is nested more than " + std::to_string(detail::max_value_depth) +
                                       " levels deep; flatten it"});
@@ -242,7 +413,10 @@ class validator {
     detail::schema_walker walker(schema_, &compiled_->regexes, nullptr);
     std::string pointer;
     walker.check(instance, schema_, pointer, &out);
-    if (out.empty() && answer == verdict::refused) out = valijson_violations(instance);
+    // valijson also reads integers beyond int64 in the value as wrapped negatives: where the value
+    // has one, the walk (exact for them) decides alone.
+    if (out.empty() && answer == verdict::refused && !detail::holds_beyond_int64(instance))
+      out = valijson_violations(instance);
     return out;
   }
 
@@ -382,6 +556,11 @@ class validator {
       if (!entry.second->is_object()) continue;
       json& node = for_valijson[json::json_pointer(entry.first)];
       node.erase("format");
+      // valijson reads every integer as int64, so a bound beyond it would wrap to a negative one.
+      for (const char* bound : {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}) {
+        auto it = node.find(bound);
+        if (it != node.end() && detail::beyond_int64(*it)) *it = it->get<double>();
+      }
       auto ref = node.find("$ref");
       if (ref != node.end() && node.size() > 1) {
         json target = {{"$ref", *ref}};
@@ -398,6 +577,7 @@ class validator {
     compiled->regexes = std::move(regexes);
     compiled->walk_always = survey.has_format;
     compiled->recursive = survey.has_ref;
+    compiled->plain = detail::plain_schema::compile(schema_, true);
     compiled_ = std::move(compiled);
   }
 

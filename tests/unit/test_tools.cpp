@@ -187,7 +187,7 @@ TEST_CASE("typed tool: output is validated against its schema when asked") {
                               {"required", {"count"}}}};
   mcp::tool_options checked;
   checked.validate_output = true;
-  srv.tool("count", "Counts.", schema, [](const json& args) { return json{{"count", args.value("q", "").size() - 10}}; },
+  srv.tool("count", "Counts.", schema, [](const json& args) { return json{{"count", static_cast<int>(args.value("q", "").size()) - 10}}; },
            checked);
   mcp::tool_options unchecked;
   unchecked.validate_output = false;
