@@ -292,6 +292,8 @@ int cmd_stdio(const args& a) {
   ++next_id;
 
   std::vector<double> latencies_us;  // sequential and rate modes
+  // Rate mode only: how late the driver sent each request, and send to reply.
+  std::vector<double> send_lags_us, round_trips_us;
   long peak_kb = idle_kb, errors = 0, done = 0;
   auto sample_rss = [&, last = clock_type::now()]() mutable {
     if (seconds_since(last) < 0.05) return;
@@ -348,7 +350,10 @@ int cmd_stdio(const args& a) {
   // Open loop at a fixed rate: latency counts from when a request was due, so a stalled server
   // cannot hide its queue (no coordinated omission).
   auto at_rate = [&](double duration, double rate, bool measure) {
-    std::map<long, clock_type::time_point> due_of;
+    struct timing {
+      clock_type::time_point due, sent;
+    };
+    std::map<long, timing> due_of;
     auto start = clock_type::now();
     const auto interval = std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(1.0 / rate));
     auto next_due = start;
@@ -357,19 +362,26 @@ int cmd_stdio(const args& a) {
       const bool sending = seconds_since(start) < duration;
       if (!sending && due_of.empty()) break;
       std::string batch;
-      for (auto now = clock_type::now(); sending && next_due <= now && due_of.size() < 100000; next_due += interval) {
-        due_of[next_id] = next_due;
+      auto now = clock_type::now();
+      for (; sending && next_due <= now && due_of.size() < 100000; next_due += interval) {
+        due_of[next_id] = {next_due, now};
         batch += call_request(tool, next_id++) + "\n";
       }
       if (!batch.empty()) c.write_all(batch);
       // Sleep in poll until the next request is due (never spin: the server needs the cores).
       auto wait = sending ? std::min<clock_type::duration>(next_due - clock_type::now(), std::chrono::milliseconds(5))
                           : clock_type::duration(std::chrono::milliseconds(100));
-      for (auto& l : c.read_lines(wait)) {
+      auto lines = c.read_lines(wait);
+      const auto arrived = clock_type::now();
+      for (auto& l : lines) {
         auto it = due_of.find(reply_id(l));
         if (it == due_of.end()) continue;
         if (reply_failed(l)) ++errors;
-        if (measure) latencies_us.push_back(std::chrono::duration<double, std::micro>(clock_type::now() - it->second).count());
+        if (measure) {
+          latencies_us.push_back(std::chrono::duration<double, std::micro>(arrived - it->second.due).count());
+          send_lags_us.push_back(std::chrono::duration<double, std::micro>(it->second.sent - it->second.due).count());
+          round_trips_us.push_back(std::chrono::duration<double, std::micro>(arrived - it->second.sent).count());
+        }
         due_of.erase(it);
         ++count;
       }
@@ -409,6 +421,11 @@ int cmd_stdio(const args& a) {
     out["p50_us"] = percentile(latencies_us, 50);
     out["p99_us"] = percentile(latencies_us, 99);
     out["max_us"] = *std::max_element(latencies_us.begin(), latencies_us.end());
+  }
+  if (!send_lags_us.empty()) {
+    out["send_lag_p99_us"] = percentile(send_lags_us, 99);
+    out["round_trip_p50_us"] = percentile(round_trips_us, 50);
+    out["round_trip_p99_us"] = percentile(round_trips_us, 99);
   }
   c.stop();
   std::cout << out.dump() << std::endl;

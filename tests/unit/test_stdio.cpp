@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <future>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -217,4 +218,114 @@ TEST_CASE("stdio: replies from many threads arrive whole, one per line") {
   writer.join();
   CHECK(written);
   CHECK(seen.size() == 50);
+}
+
+TEST_CASE("stdio: quick calls run on the reading thread; a slow one hands reading over and gets it back") {
+  auto srv = make_server();
+  std::mutex mutex;
+  std::thread::id reader, worker;  // the thread of the last test/reader and test/where call
+  // Not marked slow: always runs on whichever thread is reading.
+  srv.method("test/reader", {[&](mcp::context&, const json&) {
+                               std::lock_guard lock(mutex);
+                               reader = std::this_thread::get_id();
+                               return json::object();
+                             },
+                             false});
+  srv.method("test/where", {[&](mcp::context&, const json&) {
+                              std::lock_guard lock(mutex);
+                              worker = std::this_thread::get_id();
+                              return json::object();
+                            },
+                            true});
+  srv.method("test/slow", {[](mcp::context&, const json&) {
+                             std::this_thread::sleep_for(300ms);
+                             return json{{"done", true}};
+                           },
+                           true});
+  auto same_thread = [&] {
+    std::lock_guard lock(mutex);
+    return reader == worker;
+  };
+  auto call = [&](piped_server& p, int id, const char* method) {
+    p.write(mcp::jsonrpc::request(id, method).dump() + "\n");
+    return p.read_message();
+  };
+
+  SECTION("with an inline budget") {
+    piped_server p(srv, {});
+    p.write(initialize_line(1));
+    p.read_message();
+    CHECK(call(p, 2, "test/reader")["id"] == 2);
+    CHECK(call(p, 3, "test/where")["id"] == 3);
+    CHECK(same_thread());
+    std::thread::id serving = reader;
+
+    p.write(mcp::jsonrpc::request(4, "test/slow").dump() + "\n");
+    std::this_thread::sleep_for(50ms);  // well past the budget: another thread reads now
+    CHECK(call(p, 5, "test/reader")["id"] == 5);
+    {
+      std::lock_guard lock(mutex);
+      CHECK(reader != serving);
+    }
+    CHECK(call(p, 6, "ping")["id"] == 6);
+    CHECK(p.read_message(2s)["result"]["done"] == true);
+
+    // The slow call is over. The other thread may be waiting in read(): it hands reading back
+    // after a line it reads, and then the serving thread runs calls itself again.
+    int id = 7;
+    for (bool back = false; !back && id < 100; ++id) {
+      REQUIRE(call(p, id, "test/reader")["id"] == id);
+      std::lock_guard lock(mutex);
+      back = reader == serving;
+    }
+    CHECK(id < 100);
+    CHECK(call(p, id, "test/where")["id"] == id);
+    std::lock_guard lock(mutex);
+    CHECK(worker == serving);
+  }
+  SECTION("without one, every call goes to the pool") {
+    mcp::stdio_options options;
+    options.inline_budget = 0ms;
+    piped_server p(srv, options);
+    p.write(initialize_line(1));
+    p.read_message();
+    CHECK(call(p, 2, "test/reader")["id"] == 2);
+    CHECK(call(p, 3, "test/where")["id"] == 3);
+    CHECK_FALSE(same_thread());
+  }
+}
+
+namespace {
+json call_ping(piped_server& p, int id) {
+  p.write(ping(id));
+  return p.read_message();
+}
+}  // namespace
+
+TEST_CASE("stdio: a call running on the reading thread can wait for the client's answer") {
+  auto srv = make_server();
+  srv.method("test/ask", {[](mcp::context& ctx, const json&) {
+                            json answer = ctx.elicit("Proceed?", {{"type", "object"}, {"properties", json::object()}});
+                            return json{{"action", answer["action"]}};
+                          },
+                          true});
+  piped_server p(srv, {});
+  p.write(mcp::jsonrpc::request(1, "initialize",
+                                {{"protocolVersion", "2025-11-25"},
+                                 {"capabilities", {{"elicitation", json::object()}}},
+                                 {"clientInfo", {{"name", "t"}, {"version", "1"}}}})
+              .dump() +
+          "\n");
+  p.read_message();
+  p.write(R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
+          "\n");
+  p.write(mcp::jsonrpc::request(2, "test/ask").dump() + "\n");
+  json question = p.read_message();
+  REQUIRE(question["method"] == "elicitation/create");
+  // The asking call still holds the serving thread; its answer must be read by another one.
+  p.write(json{{"jsonrpc", "2.0"}, {"id", question["id"]}, {"result", {{"action", "decline"}}}}.dump() + "\n");
+  json reply = p.read_message();
+  CHECK(reply["id"] == 2);
+  CHECK(reply["result"]["action"] == "decline");
+  CHECK(call_ping(p, 3)["id"] == 3);
 }
