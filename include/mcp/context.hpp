@@ -78,6 +78,13 @@ inline bool answers(const input_request& request, const json& answer) {
   return true;
 }
 
+// ask() for something the client did not declare. A tool answers it as an isError result (it is a
+// tool_error, written for the model); prompts/get and resources/read answer -32021 naming it.
+struct missing_capability : tool_error {
+  missing_capability(std::string message, std::string name) : tool_error(std::move(message)), capability(std::move(name)) {}
+  std::string capability;
+};
+
 inline const char* capability_of(const std::string& method) {
   if (method == "elicitation/create") return "elicitation";
   if (method == "sampling/createMessage") return "sampling";
@@ -133,7 +140,8 @@ class context {
   // the call ends with an input_required result and, when the client retries with the answers,
   // the handler runs again from the start and this returns them. Handlers must therefore ask the
   // same questions in the same order on every run, and do nothing irreversible before asking.
-  // Throws tool_error when the client did not declare the capability a request needs.
+  // Throws a tool_error when the client did not declare the capability a request needs (outside
+  // tools, the request is refused with -32021).
   std::map<std::string, json> ask(const std::vector<input_request>& requests,
                                   std::chrono::milliseconds timeout = std::chrono::seconds(300)) {
     for (const auto& r : requests) {
@@ -232,8 +240,9 @@ class context {
                        "), which this server cannot do for a 2025-era client: it serves HTTP without sessions, so "
                        "each request stands alone. A 2026-07-28 client can answer such questions.");
     if (!client_->capabilities.is_object() || !client_->capabilities.contains(name))
-      throw tool_error(std::string("This needs the client to support ") + name + " (" + method +
-                       "), and the connected client did not declare that capability.");
+      throw detail::missing_capability(std::string("This needs the client to support ") + name + " (" + method +
+                       "), and the connected client did not declare that capability.",
+                                       name);
   }
   std::string next_key(const char* kind) { return std::string(kind) + "-" + std::to_string(++asked_); }
   log_level current_min_level() const {

@@ -191,6 +191,9 @@ class server {
   std::vector<detail::header_param> tool_header_params(std::string_view tool) const;
   // subscriptions/listen streams open now.
   std::size_t listeners_open();
+  // Ends the listen streams of one connection (null: all of them) with their final result, as a
+  // server does when it stops serving them (stdio: at end of input).
+  void end_listeners(const session* owner = nullptr);
 
   void log_diagnostic(std::string_view text) const;
 
@@ -205,6 +208,9 @@ class server {
   void dispatch(const std::shared_ptr<session>& s, std::shared_ptr<request_state> state, std::string method, json params,
                 method_handler handler, std::shared_ptr<const client_state> client,
                 std::shared_ptr<detail::input_round> round, const std::shared_ptr<outbound>& replies);
+  // Whether a request takes the 2026-07-28 path: its _meta claim decides, unless its connection
+  // is pinned to an era (session::pin).
+  bool serves_modern(const session& s, const std::string& method, const json& params) const;
   // The 2026-07-28 path (detail/server_stateless.hpp).
   void run_stateless_request(const std::shared_ptr<session>& s, json id, std::string method, json params,
                              const std::shared_ptr<outbound>& replies);

@@ -79,10 +79,17 @@ class session : public std::enable_shared_from_this<session> {
   bool client_ready() const { return client_ready_.load(); }  // notifications/initialized arrived
   void set_client_ready() { client_ready_.store(true); }
 
-  // A stdio connection whose client spoke 2026-07-28 first stays in that era: a later initialize
-  // is refused rather than mixing eras on one connection.
-  void pin_stateless() { stateless_.store(true); }
-  bool pinned_stateless() const { return stateless_.load(); }
+  // A long-lived connection (stdio) keeps the era its client chose first: a 2026-07-28 request
+  // pins it modern (a later initialize is refused, a request without the _meta claim is refused),
+  // an initialize pins it legacy (a later claim is ignored and served as 2025-11-25). The first
+  // pin wins. Transports that give each 2026-07-28 request a session of its own (HTTP) never mix.
+  enum class era { open, legacy, modern };
+  void pin(era e) {
+    era expected = era::open;
+    era_.compare_exchange_strong(expected, e);
+  }
+  era pinned() const { return era_.load(); }
+  bool pinned_stateless() const { return pinned() == era::modern; }
 
   // Requests from the client. Returns null when the id is already in flight (ids must not be reused).
   std::shared_ptr<request_state> begin_request(const json& id, std::optional<json> progress_token) {
@@ -174,7 +181,7 @@ class session : public std::enable_shared_from_this<session> {
   std::shared_ptr<const client_state> client_ = std::make_shared<const client_state>();
   std::atomic<log_level> min_log_level_{log_level::info};
   std::atomic<bool> client_ready_{false};
-  std::atomic<bool> stateless_{false};
+  std::atomic<era> era_{era::open};
   std::map<std::string, std::shared_ptr<request_state>> in_flight_;
   std::map<std::string, std::shared_ptr<pending_response>> pending_;
   std::set<std::string> subscriptions_;

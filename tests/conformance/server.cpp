@@ -394,6 +394,17 @@ void add_resources(mcp::server& srv) {
                           const std::string& id = vars.at("id");
                           return mcp::json{{"id", id}, {"templateTest", true}, {"data", "Data for ID: " + id}}.dump();
                         });
+  // Not a conformance fixture: a read that asks, for the scale-out test (the retry's result must
+  // still carry the caching hints the official client requires). Last: the suite's caching
+  // scenario reads the first resource listed, without answering questions.
+  srv.resource({.uri = "test://input-required-resource",
+                .name = "input-required-resource",
+                .description = "Asks the user's name before it can be read",
+                .mime_type = "text/plain"},
+               [](mcp::context& ctx) {
+                 auto answer = ctx.ask(mcp::elicitation_input("user_name", "Who is reading?", object_schema("name", "string")));
+                 return "Read by " + content_string(answer, "name");
+               });
 }
 
 void add_prompts(mcp::server& srv) {

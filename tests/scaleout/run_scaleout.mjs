@@ -252,6 +252,21 @@ run(async () => {
     assert.ok(crossed >= 1, 'at least one retry was served by another process than its first round');
     console.log(`  2026 ${mrtrTool} x${rounds}: all succeeded, ${crossed}/${pairs} retries on another process`);
 
+    // A resources/read that asks: the retry's result must still be a valid ReadResourceResult for
+    // the official client (ttlMs and cacheScope are required there).
+    {
+      const elicited = [];
+      const { client } = await connect(cluster.url, { pin: modern }, elicited);
+      try {
+        const read = await client.readResource({ uri: 'test://input-required-resource' });
+        assert.equal(elicited.length, 1, 'the read asked once');
+        assert.equal(read.contents[0].text, 'Read by Worker0');
+      } finally {
+        await client.close();
+      }
+      console.log('  2026 resources/read with input_required: the retry\'s result is accepted');
+    }
+
     // A 2025-11-25 session lives in one process: round robin loses it without sticky routing.
     await assert.rejects(async () => {
       const legacy = await connect(cluster.url, 'legacy');

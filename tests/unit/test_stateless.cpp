@@ -11,6 +11,7 @@
 
 #include "http_client.hpp"
 
+#include <future>
 #include <string>
 #include <thread>
 #include <vector>
@@ -41,8 +42,21 @@ void add_fixtures(mcp::server& srv) {
     ctx.log(mcp::log_level::warning, "careful");
     return "done";
   });
+  srv.tool("raw_list", "Builds its own result with a list and no text", [] {
+    mcp::tool_result r;
+    r.structured_content = json::array({"x", "y"});
+    return r;
+  });
   srv.resource({"test://a", "a"}, [] { return std::string("A"); });
+  srv.resource({"test://ask", "ask"}, [](mcp::context& ctx) {
+    auto answer = ctx.ask(mcp::elicitation_input("ok", "Read it?", {{"type", "object"}}));
+    return std::string("read after ") + answer["action"].get<std::string>();
+  });
   srv.prompt("p", "A prompt", [] { return std::string("hi"); });
+  srv.prompt("asks", "A prompt that samples", [](mcp::context& ctx) {
+    auto answer = ctx.create_message({{"messages", json::array()}, {"maxTokens", 10}});
+    return answer["content"].value("text", std::string());
+  });
 }
 
 std::unique_ptr<mcp::server> make_server(mcp::server_options options = {}) {
@@ -101,7 +115,19 @@ TEST_CASE("stateless: a version claim in _meta makes a request 2026-07-28, whate
     CHECK_FALSE(list.contains("ttlMs"));
     CHECK_FALSE(list.contains("_meta"));
     CHECK(c.result("ping") == json::object());
-    // ...and a claimed request on the same connection is still served as 2026 (dual era).
+    // ...and initialize pinned the connection: a claim on it is not looked at (served as 2025).
+    json claimed = c.stateless_request("tools/list");
+    CHECK_FALSE(claimed["result"].contains("resultType"));
+    CHECK(claimed["result"]["tools"].size() == list["tools"].size());
+  }
+  SECTION("a connection pinned to 2026-07-28 refuses requests without the claim") {
+    REQUIRE(c.stateless_request("tools/list").contains("result"));
+    for (const char* method : {"tools/list", "ping"}) {
+      json bare = c.request(method);
+      REQUIRE(error_code(bare) == -32602);
+      CHECK_THAT(bare["error"]["message"].get<std::string>(), Catch::Matchers::Contains("params._meta"));
+    }
+    c.notify("notifications/initialized");  // notifications still need no claim
     CHECK(c.stateless_request("tools/list")["result"]["resultType"] == "complete");
   }
   SECTION("initialize never offers 2026-07-28") {
@@ -167,6 +193,23 @@ TEST_CASE("stateless: caching hints per server and per method, never on 2025 or 
   json prompt = c.stateless_request("prompts/get", {{"name", "p"}})["result"];
   CHECK(prompt["resultType"] == "complete");
   CHECK_FALSE(prompt.contains("ttlMs"));  // prompts/get is not cacheable
+
+  // A read that asked the client: the retry's result still carries the hints the schema requires,
+  // as "immediately stale, not shared" because it depends on the answers.
+  json first = c.stateless_request("resources/read", {{"uri", "test://ask"}}, elicitation)["result"];
+  REQUIRE(first["resultType"] == "input_required");
+  CHECK_FALSE(first.contains("ttlMs"));
+  json answers = {{"ok", {{"action", "accept"}, {"content", json::object()}}}};
+  json retried = c.stateless_request("resources/read",
+                                     {{"uri", "test://ask"}, {"inputResponses", answers}, {"requestState", first["requestState"]}},
+                                     elicitation)["result"];
+  CHECK(retried["resultType"] == "complete");
+  CHECK(retried["ttlMs"] == 0);
+  CHECK(retried["cacheScope"] == "private");
+  // Stray retry fields on a method that cannot ask change nothing.
+  json stray = c.stateless_request("tools/list", {{"inputResponses", json::object()}})["result"];
+  CHECK(stray["ttlMs"] == 60000);
+  CHECK(stray["cacheScope"] == "public");
   CHECK_THROWS_AS(mcp::server({"x", "1"}, [] {
                     mcp::server_options o;
                     o.cache.scope = "everyone";
@@ -305,6 +348,15 @@ TEST_CASE("stateless: structured content of any type, projected to {result} for 
   CHECK(r25["structuredContent"] == json{{"result", {1, 2, 3}}});
   CHECK(r25["content"][0]["text"] == r26["content"][0]["text"]);  // both get the text block
 
+  // A handler's own tool_result with non-object structured content gets its text block too (SEP-2106).
+  json raw26 = modern.stateless_request("tools/call", {{"name", "raw_list"}})["result"];
+  CHECK(raw26["structuredContent"] == json::array({"x", "y"}));
+  REQUIRE(raw26["content"].size() == 1);
+  CHECK(raw26["content"][0] == json{{"type", "text"}, {"text", R"(["x","y"])"}});
+  json raw25 = legacy.call_tool("raw_list");
+  CHECK(raw25["structuredContent"] == json{{"result", {"x", "y"}}});
+  CHECK(raw25["content"] == raw26["content"]);
+
   json ref = mcp::detail::legacy_output_schema(
       {{"$schema", "https://json-schema.org/draft/2020-12/schema"}, {"type", "array"}, {"items", {{"$ref", "#/$defs/n"}}},
        {"$defs", {{"n", {{"type", "number"}}}}}});
@@ -332,6 +384,45 @@ TEST_CASE("stateless: logs only when the request names a level; errors by era", 
   mcp::testing::client legacy(srv);
   legacy.initialize();
   CHECK(error_code(legacy.request("resources/read", {{"uri", "test://none"}})) == -32002);
+
+  // A prompt that must sample, for a client without sampling: -32021 naming it, in both eras.
+  json refused = c.stateless_request("prompts/get", {{"name", "asks"}});
+  REQUIRE(error_code(refused) == -32021);
+  CHECK(refused["error"]["data"]["requiredCapabilities"] == json{{"sampling", json::object()}});
+  CHECK(error_code(legacy.request("prompts/get", {{"name", "asks"}})) == -32021);
+}
+
+TEST_CASE("stateless: a retry refused for its id does not use up its requestState", "[stateless][mrtr]") {
+  auto srv_ptr = make_server();
+  mcp::server& srv = *srv_ptr;
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  srv.tool("hold", "Waits until released", [released] {
+    released.wait();
+    return std::string("held");
+  });
+  mcp::detail::thread_pool pool(2);
+  mcp::testing::client c(srv, [&pool](std::function<void()> job) { pool.post(std::move(job)); });
+  auto envelope = [](json params) {
+    params["_meta"] = {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                       {"io.modelcontextprotocol/clientCapabilities", elicitation}};
+    return params;
+  };
+  json first = c.stateless_request("tools/call", {{"name", "hello"}}, elicitation)["result"];
+  REQUIRE(first["requestState"].is_string());
+  const json retry = envelope({{"name", "hello"},
+                               {"inputResponses", {{"name", {{"action", "accept"}, {"content", {{"name", "Ada"}}}}}}},
+                               {"requestState", first["requestState"]}});
+
+  c.send(mcp::jsonrpc::request("busy", "tools/call", envelope({{"name", "hold"}})));
+  c.send(mcp::jsonrpc::request("busy", "tools/call", retry));  // same id while "hold" runs
+  json refused = c.wait_response("busy");
+  REQUIRE(error_code(refused) == -32600);
+  release.set_value();
+  CHECK(c.wait_response("busy")["result"]["content"][0]["text"] == "held");
+
+  c.send(mcp::jsonrpc::request("again", "tools/call", retry));
+  CHECK(c.wait_response("again")["result"]["structuredContent"]["text"] == "Hello, Ada!");
 }
 
 TEST_CASE("stateless: subscriptions/listen acknowledges first, tags and filters, ends on cancel", "[stateless][listen]") {
@@ -364,6 +455,18 @@ TEST_CASE("stateless: subscriptions/listen acknowledges first, tags and filters,
   CHECK(srv.listeners_open() == 0);
   srv.notify_all("notifications/tools/list_changed");
   CHECK(c.messages().size() == 0);
+  CHECK(c.server_session()->requests_in_flight() == 0);
+
+  // The server ends a connection's streams (stdio: at end of input) with the final result.
+  c.send(listen);
+  REQUIRE(c.messages().take([](const json& m) { return m.value("method", "") == "notifications/subscriptions/acknowledged"; }, 1s));
+  srv.end_listeners(c.server_session().get());
+  auto last = c.messages().take([](const json&) { return true; }, 1s);
+  REQUIRE(last);
+  CHECK((*last)["id"] == "L1");
+  CHECK((*last)["result"]["resultType"] == "complete");
+  CHECK((*last)["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == "L1");
+  CHECK(srv.listeners_open() == 0);
   CHECK(c.server_session()->requests_in_flight() == 0);
 
   // A connection that goes away (its transport drops the session) takes its listeners along.

@@ -329,3 +329,26 @@ TEST_CASE("stdio: a call running on the reading thread can wait for the client's
   CHECK(reply["result"]["action"] == "decline");
   CHECK(call_ping(p, 3)["id"] == 3);
 }
+
+TEST_CASE("stdio: end of input ends open listen streams with their final result, without waiting out the grace") {
+  auto srv = make_server();
+  srv.tool("t", "A tool", [] { return std::string("x"); });
+  mcp::stdio_options options;
+  options.shutdown_grace = 30s;  // what an unended listen stream would hold the exit for
+  piped_server p(srv, options);
+  p.write(mcp::jsonrpc::request(7, "subscriptions/listen",
+                                {{"notifications", {{"toolsListChanged", true}}},
+                                 {"_meta",
+                                  {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                                   {"io.modelcontextprotocol/clientCapabilities", json::object()}}}})
+              .dump() +
+          "\n");
+  CHECK(p.read_message()["method"] == "notifications/subscriptions/acknowledged");
+  p.close_input();
+  json last = p.read_message();
+  CHECK(last["id"] == 7);
+  CHECK(last["result"]["resultType"] == "complete");
+  CHECK(last["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == 7);
+  REQUIRE(p.exit_code.wait_for(10s) == std::future_status::ready);
+  CHECK(p.exit_code.get() == 0);
+}

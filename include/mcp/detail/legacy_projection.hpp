@@ -53,6 +53,18 @@ inline json legacy_output_schema(const json& schema) {
   return wrapped;
 }
 
+// SEP-2106: structured content that is not an object comes with a text block of its JSON, for
+// clients that read only content. A handler that built its own tool_result may have left it out.
+inline void add_text_for_structured(json& result) {
+  auto sc = result.find("structuredContent");
+  if (sc == result.end() || sc->is_object()) return;
+  json& content = result["content"];
+  if (!content.is_array()) content = json::array();
+  for (const auto& block : content)
+    if (block.is_object() && block.value("type", "") == "text") return;
+  content.push_back({{"type", "text"}, {"text", sc->dump(-1, ' ', false, json::error_handler_t::replace)}});
+}
+
 // A CallToolResult as a 2025-era client must see it.
 inline void project_call_result(json& result, const json& output_schema) {
   auto sc = result.find("structuredContent");

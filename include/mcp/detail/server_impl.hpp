@@ -244,8 +244,17 @@ inline void server::handle(const std::shared_ptr<session>& s, json message, std:
   if (!jsonrpc::is_valid_id(*id)) return invalid(nullptr, "\"id\" must be a string or an integer");
   if (!params.is_object())
     return void(replies->send(jsonrpc::error(*id, error_code::invalid_params, "Invalid params: \"params\" must be an object")));
-  if (options_.serve_stateless && detail::claims_stateless(params)) return run_stateless_request(s, *id, name, std::move(params), replies);
+  if (options_.serve_stateless && serves_modern(*s, name, params)) return run_stateless_request(s, *id, name, std::move(params), replies);
   run_request(s, *id, name, std::move(params), replies);
+}
+
+inline bool server::serves_modern(const session& s, const std::string& method, const json& params) const {
+  switch (s.pinned()) {
+    case session::era::legacy: return false;  // a claim on a 2025 connection is not looked at
+    case session::era::modern: return method != "initialize" || detail::claims_stateless(params);
+    case session::era::open: break;
+  }
+  return detail::claims_stateless(params);
 }
 
 inline void server::run_request(const std::shared_ptr<session>& s, json id, std::string name, json params,
@@ -314,6 +323,10 @@ inline void server::dispatch(const std::shared_ptr<session>& s, std::shared_ptr<
         }
       } catch (const protocol_error& e) {
         reply = jsonrpc::error(state->id, e);
+      } catch (const detail::missing_capability& e) {
+        reply = jsonrpc::error(state->id, error_code::missing_required_client_capability,
+                               "Missing required client capability: " + e.capability,
+                               json{{"requiredCapabilities", {{e.capability, json::object()}}}});
       } catch (const std::exception& e) {
         log_diagnostic("request " + state->id.dump() + " failed: " + e.what());
         reply = jsonrpc::error(state->id, error_code::internal_error, "Internal error");
@@ -352,6 +365,7 @@ inline json server::initialize(const std::shared_ptr<session>& s, const json& pa
   if (caps != params.end()) client.capabilities = *caps;
   if (client_info != params.end()) client.info = *client_info;
   s->set_initialized(client);
+  s->pin(session::era::legacy);
   {
     std::lock_guard lock(sessions_mutex_);
     // Ended sessions are dropped here as well as in notify_all: a server that never notifies
@@ -393,6 +407,7 @@ inline json server::call_tool(context& ctx, const json& params) const {
   }
   const auto start = std::chrono::steady_clock::now();
   json result = tool->invoke(*arguments, ctx);
+  detail::add_text_for_structured(result);
   if (!ctx.client().stateless) detail::project_call_result(result, tool->output_schema);
   tool->stats->record_call(
       std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start),

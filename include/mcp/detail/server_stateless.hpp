@@ -87,7 +87,7 @@ inline void server::run_stateless_request(const std::shared_ptr<session>& s, jso
                                           const std::shared_ptr<outbound>& replies) {
   if (auto refusal = check_stateless_request(name, params)) return replies->send(jsonrpc::error(id, *refusal));
   // server/discover is how a client probes; it does not commit a stdio connection to this era.
-  if (name != "server/discover") s->pin_stateless();
+  if (name != "server/discover") s->pin(session::era::modern);
 
   const json& meta = params["_meta"];
   auto client = std::make_shared<client_state>();
@@ -98,6 +98,12 @@ inline void server::run_stateless_request(const std::shared_ptr<session>& s, jso
   client->logging = meta.contains(detail::meta_log_level);
   if (client->logging) client->min_log_level = *parse_log_level(meta[detail::meta_log_level].get<std::string>());
 
+  auto state = s->begin_request(id, detail::progress_token_of(params));
+  if (!state)
+    return replies->send(jsonrpc::error(id, error_code::invalid_request,
+                                        "Invalid request: id " + id.dump() + " is already in use by a request in flight"));
+
+  // After begin_request: a retry refused for its id must not use up its single-use state.
   auto round = std::make_shared<detail::input_round>();
   if (detail::may_ask_client(name)) {
     try {
@@ -110,14 +116,10 @@ inline void server::run_stateless_request(const std::shared_ptr<session>& s, jso
           round->carried = sealed["answers"];
       }
     } catch (const protocol_error& e) {
+      s->end_request(id);
       return replies->send(jsonrpc::error(id, e));
     }
   }
-
-  auto state = s->begin_request(id, detail::progress_token_of(params));
-  if (!state)
-    return replies->send(jsonrpc::error(id, error_code::invalid_request,
-                                        "Invalid request: id " + id.dump() + " is already in use by a request in flight"));
   if (name == "subscriptions/listen") return listen(s, state, params, replies);
 
   method_handler handler;
@@ -134,10 +136,13 @@ inline void server::run_stateless_request(const std::shared_ptr<session>& s, jso
 inline json server::finish_stateless(const std::string& method, const json& params, json result) const {
   if (!result.contains("resultType")) result["resultType"] = "complete";
   result["_meta"][detail::meta_server_info] = server_info_json();
-  // Results of a multi-round retry depend on the answers given: not for reuse.
-  const bool retry = params.contains("inputResponses") || params.contains("requestState");
-  if (detail::cacheable(method) && !retry && result["resultType"] == "complete") {
-    const cache_hint& hint = cache_for(method);
+  // The schema (and the official client) require the hints on every complete result of these
+  // methods. A multi-round retry's result depends on the answers given: immediately stale, and
+  // never shared.
+  if (detail::cacheable(method) && result["resultType"] == "complete") {
+    const bool retry = detail::may_ask_client(method) && (params.contains("inputResponses") || params.contains("requestState"));
+    static const cache_hint not_for_reuse{0, "private"};
+    const cache_hint& hint = retry ? not_for_reuse : cache_for(method);
     result["ttlMs"] = hint.ttl_ms;
     result["cacheScope"] = hint.scope;
   }
@@ -207,6 +212,20 @@ inline std::size_t server::listeners_open() {
   std::lock_guard lock(listeners_mutex_);
   prune_listeners();
   return listeners_.size();
+}
+
+inline void server::end_listeners(const session* owner) {
+  std::lock_guard lock(listeners_mutex_);
+  prune_listeners();
+  auto ending = [owner](const listener& l) { return !owner || l.owner.lock().get() == owner; };
+  for (const auto& l : listeners_) {
+    if (!ending(l)) continue;
+    json result{{"resultType", "complete"}, {"_meta", {{detail::meta_subscription_id, l.id}, {detail::meta_server_info, server_info_json()}}}};
+    l.state->finished = true;
+    if (auto o = l.owner.lock()) o->end_request(l.id);
+    l.out->send(jsonrpc::response(l.id, std::move(result)));
+  }
+  listeners_.erase(std::remove_if(listeners_.begin(), listeners_.end(), ending), listeners_.end());
 }
 
 inline void server::notify_listeners(const std::string& method, const json& params) {

@@ -257,8 +257,10 @@ class stdio_reader {
                                   std::to_string(options_.max_message_bytes) + " bytes; it was skipped"));
   }
 
-  // In-flight requests get the grace period, then whatever is left is cancelled.
+  // Listen streams end at once (nothing more can be asked for them); other in-flight requests get
+  // the grace period, then whatever is left is cancelled.
   void end_of_input() {
+    srv_.end_listeners(session_.get());
     const auto deadline = std::chrono::steady_clock::now() + options_.shutdown_grace;
     while (session_->requests_in_flight() > 0 && std::chrono::steady_clock::now() < deadline)
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
