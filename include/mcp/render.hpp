@@ -3,6 +3,7 @@
 // `Field: value` lines that models read easily.
 #pragma once
 
+#include <mcp/detail/json_writer.hpp>
 #include <mcp/json.hpp>
 
 #include <algorithm>
@@ -18,9 +19,7 @@ inline namespace v0 {
 enum class text_format { json, markdown };
 
 // Compact; invalid UTF-8 inside strings becomes U+FFFD instead of throwing halfway through a reply.
-inline std::string render_json(const json& value) {
-  return value.dump(-1, ' ', false, json::error_handler_t::replace);
-}
+inline std::string render_json(const json& value) { return detail::to_json_text(value); }
 
 namespace detail {
 

@@ -53,7 +53,7 @@ struct cache_hint {
 struct server_options {
   std::string instructions;       // sent in the initialize result when not empty
   std::size_t page_size = 100;    // items per page of every list method
-  std::size_t max_json_depth = 128;  // deeper messages are refused before parsing (stack safety)
+  std::size_t max_json_depth = 128;  // deeper messages are refused while reading (stack safety)
   coercion coerce = coercion::lossless;  // default policy for tool arguments; tools may override
 #ifdef NDEBUG
   bool validate_output = false;   // check tool results against their output schema
@@ -171,8 +171,10 @@ class server {
   // The one entry point of the core. `message` is one parsed JSON-RPC message from the client of
   // `s`; replies and notifications about it go to `replies` (null: the session's own channel).
   void handle(const std::shared_ptr<session>& s, json message, std::shared_ptr<outbound> replies = nullptr);
-  // Same, from raw text: text that is not JSON gets a -32700 reply.
+  // Same, from raw text: text that is not JSON gets a -32700 reply, JSON nested deeper than
+  // max_json_depth a -32600 one (too_deep_error()).
   void handle_text(const std::shared_ptr<session>& s, std::string_view text, std::shared_ptr<outbound> replies = nullptr);
+  json too_deep_error() const;
 
   // ServerCapabilities, reflecting what is registered.
   json capabilities() const;

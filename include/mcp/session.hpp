@@ -3,6 +3,7 @@
 // through client_state so that a stateless request (no session) can supply the same facts.
 #pragma once
 
+#include <mcp/detail/json_writer.hpp>
 #include <mcp/json.hpp>
 #include <mcp/jsonrpc.hpp>
 #include <mcp/log_level.hpp>
@@ -172,7 +173,10 @@ class session : public std::enable_shared_from_this<session> {
 
  private:
   // Ids keep their JSON type: 1 and "1" are different requests.
-  static std::string key(const json& id) { return id.dump(); }
+  static std::string key(const json& id) {
+    if (id.is_string()) return '"' + id.get_ref<const std::string&>();
+    return detail::to_json_text(id);
+  }
 
   std::shared_ptr<outbound> out_;
   executor run_;

@@ -7,7 +7,10 @@
 #include <mcp/testing.hpp>
 
 #include <atomic>
+#include <cmath>
+#include <limits>
 #include <thread>
+#include <vector>
 
 using mcp::json;
 using namespace std::chrono_literals;
@@ -419,4 +422,76 @@ TEST_CASE("a request to the client times out, and one is given up when the call 
   REQUIRE(given_up);
   CHECK(given_up->at("params").at("requestId") == (*ask)["id"]);
   CHECK_THROWS(c.wait_response(id, 200ms));  // the cancelled call itself is not answered
+}
+
+namespace {
+// operator== says 1 == 1u == 1.0; the reader must also give each number nlohmann's kind.
+bool same_value(const json& a, const json& b) {
+  if (a.type() != b.type()) return false;
+  if (a.is_structured()) {
+    if (a.size() != b.size()) return false;
+    for (auto ia = a.begin(), ib = b.begin(); ia != a.end(); ++ia, ++ib) {
+      if (a.is_object() && ia.key() != ib.key()) return false;
+      if (!same_value(*ia, *ib)) return false;
+    }
+    return true;
+  }
+  if (a.is_number_float()) return a.get<double>() == b.get<double>() && std::signbit(a.get<double>()) == std::signbit(b.get<double>());
+  return a == b;
+}
+}  // namespace
+
+TEST_CASE("the JSON reader accepts and builds exactly what nlohmann does") {
+  const std::vector<std::string> texts = {
+      // numbers: kinds, limits, forms
+      "0", "-0", "-0.0", "1", "-1", "18446744073709551615", "18446744073709551616", "-9223372036854775808",
+      "-9223372036854775809", "1.5", "1e5", "1E+05", "2.5e-3", "1e-400", "-1e-400", "1e400", "-1e400",
+      "1.7976931348623157e308", "1.7976931348623159e308", "4.9e-324", "123456789012345678901234567890",
+      "01", "-01", "1.", ".5", "-", "+1", "1e", "1e+", "0x10", "1_000", "Infinity", "NaN",
+      // strings: escapes, surrogates, UTF-8, control characters
+      R"("")", R"("a\"b\\c\/d\b\f\n\r\t")", R"("\u0000")", R"("\u00e9\u20ac")", R"("\ud83d\ude00")", R"("\uD83D\uDE00")",
+      R"("\ud800")", R"("\udc00")", R"("\ud800\u0041")", R"("\ud800x")", R"("\u12")", R"("\u12G4")", R"("\x")", R"("\)",
+      "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"", "\"\xc0\xaf\"", "\"\xc1\xbf\"", "\"\xe0\x80\xaf\"", "\"\xed\xa0\x80\"",
+      "\"\xf4\x90\x80\x80\"", "\"\xf5\x80\x80\x80\"", "\"\xc3\"", "\"\xe2\x82\"", "\"\x80\"", "\"\xff\"", "\"\x7f\"",
+      "\"\t\"", "\"\x1f\"", "\"abc", "\"",
+      // structure, whitespace, literals
+      "{}", "[]", " \t\r\n{ } ", "{\"a\":1,\"a\":[2]}", "{\"a\":{\"b\":[1,{\"c\":null}]}}", "[1,[2,[3,[]]]]",
+      "[1,]", "[,1]", "{\"a\":1,}", "{\"a\" 1}", "{a:1}", "{\"a\":}", "[1 2]", "[", "]", "{", "}", "",
+      " ", "true", "false", "null", "tru", "nul", "True", "nulll", "[true,false,null]", "1 2", "{}{}", "[]x",
+      "\xef\xbb\xbf{}", "\xef\xbb{}", " \xef\xbb\xbf{}", "\xef\xbb\xbf",
+  };
+  for (const auto& text : texts) {
+    INFO("text: " << json(text).dump(-1, ' ', true, json::error_handler_t::replace));
+    json ours;
+    const auto result = mcp::detail::read_json(text, ours, 128);
+    const json theirs = json::parse(text, nullptr, false);
+    CHECK((result == mcp::detail::read_result::ok) == !theirs.is_discarded());
+    if (result == mcp::detail::read_result::ok && !theirs.is_discarded()) CHECK(same_value(ours, theirs));
+  }
+  // Depth: the limit itself is fine, one more is too deep (reported before any error that follows).
+  json out;
+  CHECK(mcp::detail::read_json(std::string(128, '[') + std::string(128, ']'), out, 128) == mcp::detail::read_result::ok);
+  CHECK(mcp::detail::read_json(std::string(129, '[') + std::string(129, ']'), out, 128) == mcp::detail::read_result::too_deep);
+  CHECK(mcp::detail::read_json(std::string(200, '{'), out, 128) == mcp::detail::read_result::invalid);  // '{' needs a key first
+  CHECK(mcp::detail::read_json("{\"a\":" + std::string(200, '['), out, 128) == mcp::detail::read_result::too_deep);
+  // A raw NUL byte is never JSON (nlohmann would stop reading at it).
+  CHECK(mcp::detail::read_json(std::string("{}\0", 3), out, 128) == mcp::detail::read_result::invalid);
+  CHECK(mcp::detail::read_json(std::string("\"a\0\"", 4), out, 128) == mcp::detail::read_result::invalid);
+}
+
+TEST_CASE("the JSON writer gives dump()'s bytes, invalid UTF-8 included") {
+  const std::vector<json> values = {
+      nullptr, true, false, 0, -1, 1u, std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::uint64_t>::max(),
+      0.0, -0.0, 1.0, 1.5, -2.25, 1e20, 1e-7, 123456789.125, 5e-324, 1.7976931348623157e308,
+      std::numeric_limits<double>::infinity(), std::nan(""), "", "plain", "quote \" backslash \\ slash /",
+      "\b\f\n\r\t\x01\x1f\x7f", std::string("nul \0 inside", 12), "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80",
+      "bad \xff byte", "cut \xe2\x82", "\xed\xa0\x80 surrogate", "\xc0\xaf overlong", "\xf4\x90\x80\x80 too high", "\x80",
+      json::array(), json::object(), json::array({1, "a", nullptr, json::array({json::object()})}),
+      json{{"b", 1}, {"a", json{{"\xff key", "v\n"}}}, {"c", json::array({1.5, -3})}},
+  };
+  for (const auto& v : values) {
+    const std::string expected = v.dump(-1, ' ', false, json::error_handler_t::replace);
+    INFO("expected: " << expected);
+    CHECK(mcp::detail::to_json_text(v) == expected);
+  }
 }

@@ -391,6 +391,14 @@ TEST_CASE("http: refusals - missing and unknown sessions, versions, media types,
     auto b = send(http_request("POST", "/mcp", "[" + list + "]", c.headers()));
     CHECK(b.status == 400);
     CHECK(body_json(b)["error"]["code"] == -32600);
+    // Nested 100,000 deep inside a tool's arguments: refused while reading, before anything recurses.
+    const std::string deep = R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"chatty","arguments":{"x":)" +
+                             std::string(100000, '[') + std::string(100000, ']') + "}}}";
+    auto d = send(http_request("POST", "/mcp", deep, c.headers()));
+    CHECK(d.status == 400);
+    CHECK(body_json(d)["error"]["code"] == -32600);
+    CHECK(body_json(d)["error"]["message"] == "Invalid request: JSON nested deeper than 128 levels");
+    CHECK(send(http_request("POST", "/mcp", list, c.headers())).status == 200);
   }
   SECTION("405 with Allow for other methods, 404 for other paths") {
     auto r = send(http_request("PUT", "/mcp", "", c.headers()));

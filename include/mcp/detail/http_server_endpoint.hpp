@@ -76,7 +76,7 @@ inline response json_response(int status, const json& body) {
   response r;
   r.status = status;
   r.headers.add("Content-Type", "application/json");
-  r.body = body.dump(-1, ' ', false, json::error_handler_t::replace);
+  r.body = to_json_text(body);
   return r;
 }
 
@@ -140,7 +140,7 @@ class post_reply final : public outbound {
       if (is_response) {
         response r = head();
         r.headers.set("Content-Type", "application/json");
-        r.body = message.dump(-1, ' ', false, json::error_handler_t::replace);
+        r.body = to_json_text(message);
         if (s_.on_json) s_.on_json(message, r);
         s_.ex->respond(std::move(r));
         state_ = state::done;
@@ -426,10 +426,13 @@ class endpoint {
     if (!content_type || !is_json_content_type(*content_type))
       return ex->respond(
           rpc_error_response(415, -32000, "Unsupported Media Type: Content-Type must be application/json"));
-    json message = json::parse(req.body, nullptr, false);
-    if (message.is_discarded())
-      return ex->respond(
-          rpc_error_response(400, error_code::parse_error, "Parse error: the body is not valid JSON"));
+    json message;
+    switch (read_json(req.body, message, srv_.options().max_json_depth)) {
+      case read_result::ok: break;
+      case read_result::too_deep: return ex->respond(json_response(400, srv_.too_deep_error()));
+      case read_result::invalid:
+        return ex->respond(rpc_error_response(400, error_code::parse_error, "Parse error: the body is not valid JSON"));
+    }
     if (message.is_array())
       return ex->respond(rpc_error_response(400, error_code::invalid_request,
                                             "Invalid request: batch arrays are not supported; send one message per POST"));

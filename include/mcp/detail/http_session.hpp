@@ -4,6 +4,7 @@
 #pragma once
 
 #include <mcp/detail/http_message.hpp>
+#include <mcp/detail/json_writer.hpp>
 #include <mcp/detail/sse.hpp>
 #include <mcp/json.hpp>
 #include <mcp/session.hpp>
@@ -67,7 +68,7 @@ class event_stream : public std::enable_shared_from_this<event_stream> {
     std::lock_guard lock(mutex_);
     if (complete_) return;
     const std::uint64_t seq = next_seq_++;
-    std::string event = sse_event(make_event_id(id_, seq), message.dump(-1, ' ', false, json::error_handler_t::replace),
+    std::string event = sse_event(make_event_id(id_, seq), to_json_text(message),
                                   std::string_view("message"));
     if (client_) {
       client_->write(event);

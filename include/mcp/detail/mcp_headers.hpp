@@ -5,6 +5,7 @@
 #pragma once
 
 #include <mcp/detail/base64.hpp>
+#include <mcp/detail/utf8.hpp>
 #include <mcp/json.hpp>
 
 #include <cmath>
@@ -19,41 +20,6 @@
 namespace mcp {
 inline namespace v0 {
 namespace detail {
-
-// Strict UTF-8: no overlong forms, no surrogates, nothing above U+10FFFF.
-inline bool is_valid_utf8(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size()) {
-    const auto c = std::uint8_t(s[i]);
-    std::size_t len;
-    std::uint32_t cp;
-    if (c < 0x80) {
-      ++i;
-      continue;
-    } else if ((c & 0xE0) == 0xC0) {
-      len = 2;
-      cp = c & 0x1F;
-    } else if ((c & 0xF0) == 0xE0) {
-      len = 3;
-      cp = c & 0x0F;
-    } else if ((c & 0xF8) == 0xF0) {
-      len = 4;
-      cp = c & 0x07;
-    } else {
-      return false;
-    }
-    if (i + len > s.size()) return false;
-    for (std::size_t k = 1; k < len; ++k) {
-      const auto cc = std::uint8_t(s[i + k]);
-      if ((cc & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (cc & 0x3F);
-    }
-    const std::uint32_t min_for_len[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < min_for_len[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
-    i += len;
-  }
-  return true;
-}
 
 // RFC 9110 token: what an x-mcp-header name must be, since it becomes part of a header name.
 inline bool is_http_token(std::string_view s) {

@@ -1,6 +1,7 @@
 // server's out-of-line members: message classification, lifecycle and the built-in methods.
 #pragma once
 
+#include <mcp/detail/json_reader.hpp>
 #include <mcp/paging.hpp>
 #include <mcp/server.hpp>
 
@@ -159,48 +160,23 @@ inline std::optional<json> progress_token_of(const json& params) {
   return *t;
 }
 
-// True when arrays/objects in `text` nest deeper than `limit`. One pass, strings skipped; run
-// before parsing because every later step (validation, encoding) recurses over the value.
-inline bool nests_deeper_than(std::string_view text, std::size_t limit) {
-  std::size_t depth = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (in_string) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > limit) return true;
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-  }
-  return false;
-}
 }  // namespace detail
 
 inline void server::handle_text(const std::shared_ptr<session>& s, std::string_view text,
                                 std::shared_ptr<outbound> replies) {
   if (!replies) replies = s->out_ptr();
-  if (detail::nests_deeper_than(text, options_.max_json_depth)) {
-    replies->send(jsonrpc::error(nullptr, error_code::invalid_request,
-                                 "Invalid request: JSON nested deeper than " + std::to_string(options_.max_json_depth) +
-                                     " levels"));
-    return;
+  json message;
+  switch (detail::read_json(text, message, options_.max_json_depth)) {
+    case detail::read_result::ok: return handle(s, std::move(message), std::move(replies));
+    case detail::read_result::too_deep: return replies->send(too_deep_error());
+    case detail::read_result::invalid:
+      return replies->send(jsonrpc::error(nullptr, error_code::parse_error, "Parse error: the message is not valid JSON"));
   }
-  // nlohmann stops at a NUL byte as if the text ended there, so "{...}\0anything" would pass;
-  // raw NUL is never valid JSON (inside strings it must be escaped).
-  json message = text.find('\0') == std::string_view::npos ? json::parse(text.begin(), text.end(), nullptr, false)
-                                                           : json(json::value_t::discarded);
-  if (message.is_discarded()) {
-    replies->send(jsonrpc::error(nullptr, error_code::parse_error, "Parse error: the message is not valid JSON"));
-    return;
-  }
-  handle(s, std::move(message), std::move(replies));
+}
+
+inline json server::too_deep_error() const {
+  return jsonrpc::error(nullptr, error_code::invalid_request,
+                        "Invalid request: JSON nested deeper than " + std::to_string(options_.max_json_depth) + " levels");
 }
 
 inline void server::handle(const std::shared_ptr<session>& s, json message, std::shared_ptr<outbound> replies) {

@@ -1,0 +1,145 @@
+// Writes an mcp::json as compact JSON text, for every message the server sends. The bytes are
+// exactly those of json::dump(-1, ' ', false, json::error_handler_t::replace), written faster:
+// runs of plain characters are appended whole, where nlohmann's serializer steps through a UTF-8
+// decoder byte by byte. A string holding invalid UTF-8 (rare: our own strings are valid) is
+// handed to nlohmann, so its replacement characters come out the same. The unit tests and
+// tests/fuzz/fuzz_json_reader.cpp compare the two.
+#pragma once
+
+#include <mcp/detail/utf8.hpp>
+#include <mcp/json.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace mcp {
+inline namespace v0 {
+namespace detail {
+
+class json_writer {
+ public:
+  explicit json_writer(std::string& out) : out_(out) {}
+
+  void value(const json& v) {
+    switch (v.type()) {
+      case json::value_t::null: out_ += "null"; return;
+      case json::value_t::boolean: out_ += v.get<bool>() ? "true" : "false"; return;
+      case json::value_t::number_integer: integer(v.get<std::int64_t>()); return;
+      case json::value_t::number_unsigned: integer(v.get<std::uint64_t>()); return;
+      case json::value_t::number_float: floating(v.get<double>()); return;
+      case json::value_t::string: string(v.get_ref<const std::string&>(), &v); return;
+      case json::value_t::array: {
+        out_ += '[';
+        bool first = true;
+        for (const auto& item : v.get_ref<const json::array_t&>()) {
+          if (!first) out_ += ',';
+          first = false;
+          value(item);
+        }
+        out_ += ']';
+        return;
+      }
+      case json::value_t::object: {
+        out_ += '{';
+        bool first = true;
+        for (const auto& [key, item] : v.get_ref<const json::object_t&>()) {
+          if (!first) out_ += ',';
+          first = false;
+          string(key, nullptr);
+          out_ += ':';
+          value(item);
+        }
+        out_ += '}';
+        return;
+      }
+      default:  // binary and discarded values never travel in MCP messages; nlohmann knows their form
+        out_ += v.dump(-1, ' ', false, json::error_handler_t::replace);
+        return;
+    }
+  }
+
+ private:
+  template <class Int>
+  void integer(Int i) {
+    char buffer[24];
+    const auto end = std::to_chars(buffer, buffer + sizeof buffer, i).ptr;
+    out_.append(buffer, static_cast<std::size_t>(end - buffer));
+  }
+
+  void floating(double x) {
+    if (!std::isfinite(x)) {
+      out_ += "null";
+      return;
+    }
+    char buffer[64];
+    // nlohmann's own shortest round-trip form (Grisu2, "1.0" for whole numbers, "1e+20").
+    const char* end = nlohmann::detail::to_chars(buffer, buffer + sizeof buffer, x);
+    out_.append(buffer, static_cast<std::size_t>(end - buffer));
+  }
+
+  // `holder` is the json holding `s`, when there is one (keys have none).
+  void string(const std::string& s, const json* holder) {
+    const std::size_t start = out_.size();
+    out_ += '"';
+    const char* p = s.data();
+    const char* const end = p + s.size();
+    while (p < end) {
+      const char* run = p;
+      while (p < end) {
+        const auto c = static_cast<unsigned char>(*p);
+        if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80) break;
+        ++p;
+      }
+      out_.append(run, static_cast<std::size_t>(p - run));
+      if (p == end) break;
+      const auto c = static_cast<unsigned char>(*p);
+      if (c >= 0x80) {
+        const std::size_t n = utf8_sequence_length(p, static_cast<std::size_t>(end - p));
+        if (n == 0) {  // invalid UTF-8: nlohmann decides what replaces it
+          out_.resize(start);
+          out_ += holder ? holder->dump(-1, ' ', false, json::error_handler_t::replace)
+                         : json(s).dump(-1, ' ', false, json::error_handler_t::replace);
+          return;
+        }
+        out_.append(p, n);
+        p += n;
+        continue;
+      }
+      ++p;
+      switch (c) {
+        case '"': out_ += "\\\""; break;
+        case '\\': out_ += "\\\\"; break;
+        case '\b': out_ += "\\b"; break;
+        case '\f': out_ += "\\f"; break;
+        case '\n': out_ += "\\n"; break;
+        case '\r': out_ += "\\r"; break;
+        case '\t': out_ += "\\t"; break;
+        default: {
+          static constexpr char hex[] = "0123456789abcdef";
+          const char escaped[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xF]};
+          out_.append(escaped, sizeof escaped);
+        }
+      }
+    }
+    out_ += '"';
+  }
+
+  std::string& out_;
+};
+
+// Appends the compact JSON text of `v` to `out`.
+inline void write_json(const json& v, std::string& out) { json_writer(out).value(v); }
+
+// The compact JSON text of `v`, as json::dump(-1, ' ', false, error_handler_t::replace) gives it.
+inline std::string to_json_text(const json& v) {
+  std::string out;
+  write_json(v, out);
+  return out;
+}
+
+}  // namespace detail
+}  // namespace v0
+}  // namespace mcp

@@ -1,0 +1,43 @@
+// Strict UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing above U+10FFFF. The same rule
+// nlohmann::json applies, so what we accept and what it would accept never differ.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace mcp {
+inline namespace v0 {
+namespace detail {
+
+// The length of the well-formed sequence at p (of at most `left` bytes, left >= 1), or 0.
+inline std::size_t utf8_sequence_length(const char* p, std::size_t left) {
+  const auto at = [&](std::size_t i) { return static_cast<unsigned char>(p[i]); };
+  const auto in = [](unsigned char c, unsigned char lo, unsigned char hi) { return c >= lo && c <= hi; };
+  const unsigned char c = at(0);
+  if (c < 0x80) return 1;
+  if (in(c, 0xC2, 0xDF)) return left >= 2 && in(at(1), 0x80, 0xBF) ? 2 : 0;
+  if (in(c, 0xE0, 0xEF)) {
+    if (left < 3) return 0;
+    const unsigned char lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+    return in(at(1), lo, hi) && in(at(2), 0x80, 0xBF) ? 3 : 0;
+  }
+  if (in(c, 0xF0, 0xF4)) {
+    if (left < 4) return 0;
+    const unsigned char lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+    return in(at(1), lo, hi) && in(at(2), 0x80, 0xBF) && in(at(3), 0x80, 0xBF) ? 4 : 0;
+  }
+  return 0;
+}
+
+inline bool is_valid_utf8(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t n = utf8_sequence_length(s.data() + i, s.size() - i);
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
+}  // namespace detail
+}  // namespace v0
+}  // namespace mcp

@@ -1,0 +1,74 @@
+// The SDK's JSON reader and writer against nlohmann on arbitrary bytes. Oracles: both readers accept
+// or both refuse the same text, and an accepted text gives the same value, down to the type of
+// every number (unsigned, integer or float); a text nested deeper than the limit is refused as too
+// deep when the reader reached the limit before any error; a raw NUL byte is refused (nlohmann would
+// stop reading there). The writer gives dump()'s bytes for every value read, and for the input
+// itself taken as a string (mostly invalid UTF-8, which both replace the same way).
+#include <mcp/detail/json_reader.hpp>
+#include <mcp/detail/json_writer.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstdio>
+#include <string_view>
+
+namespace {
+
+using mcp::json;
+
+// operator== says 1 == 1u == 1.0; this also compares the kinds of number.
+bool same(const json& a, const json& b) {
+  if (a.type() != b.type()) return false;
+  if (a.is_object()) {
+    if (a.size() != b.size()) return false;
+    for (auto ia = a.begin(), ib = b.begin(); ia != a.end(); ++ia, ++ib)
+      if (ia.key() != ib.key() || !same(*ia, *ib)) return false;
+    return true;
+  }
+  if (a.is_array()) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (!same(a[i], b[i])) return false;
+    return true;
+  }
+  if (a.is_number_float()) {
+    const double x = a.get<double>(), y = b.get<double>();
+    return x == y && std::signbit(x) == std::signbit(y);
+  }
+  return a == b;
+}
+
+[[noreturn]] void fail(const char* what, std::string_view text) {
+  std::fprintf(stderr, "fuzz_json_reader: %s for %zu bytes: %.*s\n", what, text.size(),
+               static_cast<int>(text.size() > 300 ? 300 : text.size()), text.data());
+  std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  const json raw{std::string(text)};
+  if (mcp::detail::to_json_text(raw) != raw.dump(-1, ' ', false, json::error_handler_t::replace))
+    fail("wrote a string differently", text);
+  constexpr std::size_t depth = 16;
+  json ours;
+  const auto result = mcp::detail::read_json(text, ours, depth);
+  // nlohmann takes a NUL byte for the end of the input; raw NUL is never valid JSON.
+  if (text.find('\0') != std::string_view::npos) {
+    if (result == mcp::detail::read_result::ok) fail("accepted a raw NUL byte", text);
+    return 0;
+  }
+  const json theirs = json::parse(text.begin(), text.end(), nullptr, false);
+  if (result == mcp::detail::read_result::ok) {
+    if (theirs.is_discarded()) fail("accepted what nlohmann refuses", text);
+    if (!same(ours, theirs)) fail("read a different value", text);
+    if (mcp::detail::to_json_text(ours) != theirs.dump(-1, ' ', false, json::error_handler_t::replace))
+      fail("wrote a value differently", text);
+  } else if (result == mcp::detail::read_result::invalid) {
+    if (!theirs.is_discarded()) fail("refused what nlohmann accepts", text);
+  }
+  // too_deep: nlohmann may accept or refuse (the text may break later); either is right.
+  return 0;
+}
