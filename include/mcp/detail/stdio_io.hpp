@@ -2,6 +2,7 @@
 // thread. Included by <mcp/stdio.hpp> after stdio_options, which it uses.
 #pragma once
 
+#include <mcp/detail/json_writer.hpp>
 #include <mcp/detail/thread_pool.hpp>
 #include <mcp/server.hpp>
 #include <mcp/session.hpp>
@@ -25,24 +26,19 @@ inline namespace v0 {
 namespace detail {
 
 // Serialises a message and its newline into a buffer kept per thread: once the buffer has grown, a
-// reply costs no allocation and no copy on its way to write(). (nlohmann's serializer, reused, is
-// what json::dump builds afresh on every call.)
+// reply costs no allocation and no copy on its way to write().
 inline std::string& serialize_line(const json& message) {
-  struct line_serializer {
-    std::string text;
-    nlohmann::detail::serializer<json> out{nlohmann::detail::output_adapter<char>(text), ' ',
-                                           json::error_handler_t::replace};
-  };
-  thread_local line_serializer s;
-  s.text.clear();
-  s.out.dump(message, false, false, 0);
-  s.text.push_back('\n');
-  return s.text;
+  thread_local std::string text;
+  text.clear();
+  write_json(message, text);
+  text.push_back('\n');
+  return text;
 }
 
 // Writes each message as one line. Threads that send while another is writing only queue their
 // line; the writing thread then sends everything queued in one write(), so replies that finish
-// together leave together.
+// together leave together. While held (the reader works through input it already has), lines are
+// queued too, and release() writes them in one go: pipelined requests cost one write() per read().
 class fd_writer final : public outbound {
  public:
   explicit fd_writer(int fd) : fd_(fd) {}
@@ -50,7 +46,7 @@ class fd_writer final : public outbound {
     std::string& line = serialize_line(message);
     std::unique_lock lock(mutex_);
     if (broken_) return;
-    if (writing_) {
+    if (writing_ || held_) {
       queued_ += line;
       return;
     }
@@ -60,16 +56,19 @@ class fd_writer final : public outbound {
     if (line.capacity() > (std::size_t{1} << 20)) std::string().swap(line);  // a huge reply leaves no huge buffer
     lock.lock();
     if (!ok) broken_ = true;  // the reader went away; there is no one left to tell
-    while (!queued_.empty() && !broken_) {
-      sending_.swap(queued_);
-      lock.unlock();
-      ok = write_all(sending_);
-      sending_.clear();
-      lock.lock();
-      if (!ok) broken_ = true;
-    }
-    queued_.clear();
-    writing_ = false;
+    write_queued(lock);
+  }
+
+  void hold() {
+    std::lock_guard lock(mutex_);
+    held_ = true;
+  }
+  void release() {
+    std::unique_lock lock(mutex_);
+    held_ = false;
+    if (writing_ || queued_.empty()) return;  // a writing thread takes what is queued along
+    writing_ = true;
+    write_queued(lock);
   }
 
  private:
@@ -86,23 +85,38 @@ class fd_writer final : public outbound {
     return true;
   }
 
+  // With the lock held and writing_ set; clears writing_.
+  void write_queued(std::unique_lock<std::mutex>& lock) {
+    while (!queued_.empty() && !broken_) {
+      sending_.swap(queued_);
+      lock.unlock();
+      const bool ok = write_all(sending_);
+      sending_.clear();
+      lock.lock();
+      if (!ok) broken_ = true;
+    }
+    queued_.clear();
+    writing_ = false;
+  }
+
   int fd_;
   std::mutex mutex_;
   std::string queued_;
   std::string sending_;  // the writing thread's batch; keeps its capacity
   bool writing_ = false;
+  bool held_ = false;
   bool broken_ = false;
 };
 
 // The reading side of a stdio connection. One thread at a time holds the right to read. Normally
 // that is the serving thread, and it runs each tool call itself: no hand-off to the pool, no
-// wake-up of another thread, one read and one write per call. A watchdog makes this safe: when a
-// single call has held the serving thread for a whole `inline_budget`, the watchdog takes over
-// reading and sends later calls to the pool, so ping, cancellation and the client's answers to
-// ctx.ask still get through. The serving thread takes reading back once its call has ended.
+// wake-up of another thread, one read() and one write() per chunk of input. A watchdog makes this
+// safe: when a single call has held the serving thread for a whole `inline_budget`, the watchdog
+// takes over reading and sends later calls to the pool, so ping, cancellation and the client's
+// answers to ctx.ask still get through. The serving thread takes reading back once its call ended.
 class stdio_reader {
  public:
-  stdio_reader(server& srv, int in_fd, const stdio_options& options, std::shared_ptr<outbound> out)
+  stdio_reader(server& srv, int in_fd, const stdio_options& options, std::shared_ptr<fd_writer> out)
       : srv_(srv), in_fd_(in_fd), options_(options), out_(std::move(out)), pool_(options.workers),
         chunk_(new char[chunk_size]) {
     session_ = std::make_shared<session>(out_, [this](std::function<void()> job) { execute(std::move(job)); });
@@ -169,6 +183,16 @@ class stdio_reader {
         }
       }
       if (rest_.empty() && !fill()) return true;
+      if (me == holder::watchdog) {
+        if (!drain(me)) return false;
+        continue;
+      }
+      // Replies to the lines of this chunk leave together, once it is done (or handed over).
+      out_->hold();
+      struct release_on_exit {
+        fd_writer& out;
+        ~release_on_exit() { out.release(); }
+      } release{*out_};
       if (!drain(me)) return false;
     }
   }
@@ -296,6 +320,7 @@ class stdio_reader {
         retired_chunk_ = std::move(chunk_);
         chunk_.reset(new char[chunk_size]);
         lock.unlock();
+        out_->release();  // what the serving thread held back goes now; the long call may be waiting on it
         const bool ended = read_loop(holder::watchdog);
         if (ended) end_of_input();
         lock.lock();
@@ -310,7 +335,7 @@ class stdio_reader {
   server& srv_;
   int in_fd_;
   const stdio_options& options_;
-  std::shared_ptr<outbound> out_;
+  std::shared_ptr<fd_writer> out_;
   thread_pool pool_;
   std::shared_ptr<session> session_;
 
