@@ -60,8 +60,11 @@ struct options {
   std::string host = "127.0.0.1";            // bind address; never 0.0.0.0 by default
   unsigned short port = 8080;                 // 0 = any free port (read it back from listener::port())
   std::string path = "/mcp";
-  std::size_t io_threads = 1;                 // asio threads
-  std::size_t workers = 4;                    // handler threads (the sessions' executor)
+  std::size_t io_threads = 1;                 // threads serving the sockets, and quick handlers
+  std::size_t workers = 4;                    // most handlers running at once; more wait their turn
+  // A handler runs on the io thread that read its request (no hand-off). Once every io thread has
+  // been in one handler for this long, another thread is added, so sockets are always served.
+  std::chrono::microseconds inline_budget = std::chrono::milliseconds(1);
   bool stateless = false;                     // no sessions: every POST is self-contained
   bool get_stream = true;                     // false -> GET answers 405
   std::chrono::seconds session_idle_timeout{1800};

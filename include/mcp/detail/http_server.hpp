@@ -7,7 +7,7 @@
 #include <mcp/detail/http_server_connection.hpp>
 #include <mcp/detail/http_server_endpoint.hpp>
 #include <mcp/detail/http_session.hpp>
-#include <mcp/detail/thread_pool.hpp>
+#include <mcp/detail/http_runners.hpp>
 
 #include <asio/executor_work_guard.hpp>
 #include <asio/io_context.hpp>
@@ -69,10 +69,11 @@ class listener_impl {
         sweep_timer_(control_),
         retry_timer_(control_),
         sessions_(opts_.max_sessions, opts_.session_idle_timeout, opts_.replay_events,
-                  [this](std::function<void()> job) { pool_.post(std::move(job)); }),
+                  [this](std::function<void()> job) { runners_.post(std::move(job)); }),
         endpoint_(srv_, make_endpoint_config(opts_), sessions_, stats_,
-                  [this](std::function<void()> job) { pool_.post(std::move(job)); }),
-        pool_(opts_.workers) {
+                  [this](std::function<void()> job) { runners_.post(std::move(job)); }),
+        runners_(io_, opts_.io_threads, opts_.workers, opts_.inline_budget,
+                 [this](const std::string& text) { srv_.log_diagnostic(text); }) {
     settings_.limits = opts_.limits;
     settings_.read_timeout = opts_.read_timeout;
     settings_.idle_timeout = opts_.idle_timeout;
@@ -94,13 +95,8 @@ class listener_impl {
 
   unsigned short port() const { return port_; }
 
-  void run() {
-    std::vector<std::thread> extra;
-    for (std::size_t i = 1; i < std::max<std::size_t>(opts_.io_threads, 1); ++i) extra.emplace_back([this] { run_io(); });
-    run_io();
-    for (auto& t : extra) t.join();
-    pool_.join();
-  }
+  // Returns once stopped and every handler has ended.
+  void run() { runners_.run(); }
 
   void stop() {
     if (stopping_.exchange(true)) return;
@@ -127,19 +123,6 @@ class listener_impl {
     if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
     if (ec) throw std::system_error(ec, where);
     port_ = acceptor_.local_endpoint().port();
-  }
-
-  void run_io() {
-    for (;;) {
-      try {
-        io_.run();
-        return;
-      } catch (const std::exception& e) {
-        srv_.log_diagnostic(std::string("http: unexpected exception in the io loop: ") + e.what());
-      } catch (...) {
-        srv_.log_diagnostic("http: unexpected exception in the io loop");
-      }
-    }
   }
 
   void accept() {
@@ -225,8 +208,8 @@ class listener_impl {
   std::mutex connections_mutex_;
   // Owned here until closed: a connection waiting on a handler has no asio operation holding it.
   std::map<const void*, std::shared_ptr<connection>> connections_;
-  // Declared last so it is joined first: handlers still running may use everything above.
-  thread_pool pool_;
+  // Declared last so its threads end first: handlers still running may use everything above.
+  runners runners_;
 };
 
 }  // namespace http
