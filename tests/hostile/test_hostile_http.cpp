@@ -17,6 +17,7 @@
 #include <memory>
 #include <mutex>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -515,6 +516,28 @@ TEST_CASE("hostile http: 10,000 idle sessions are held, then expire and their me
 
   REQUIRE(failures == 0);
   REQUIRE(all.size() == sessions);
+  // Unguessable: 32 hex digits, all distinct, and every one of the 128 bits set in about half of
+  // them (a counter, a clock or a weak generator is far off; chance alone stays within ~10 sigma).
+  {
+    std::set<std::string> distinct(all.begin(), all.end());
+    CHECK(distinct.size() == all.size());
+    std::vector<int> ones(128, 0);
+    int malformed = 0;
+    for (const auto& id : all) {
+      if (id.size() != 32 || id.find_first_not_of("0123456789abcdef") != std::string::npos) {
+        ++malformed;
+        continue;
+      }
+      for (int i = 0; i < 32; ++i) {
+        const int nibble = std::stoi(id.substr(i, 1), nullptr, 16);
+        for (int b = 0; b < 4; ++b) ones[i * 4 + b] += (nibble >> b) & 1;
+      }
+    }
+    CHECK(malformed == 0);
+    const auto [least, most] = std::minmax_element(ones.begin(), ones.end());
+    CHECK(*least > sessions * 0.45);
+    CHECK(*most < sessions * 0.55);
+  }
   REQUIRE(open_seconds < std::chrono::duration<double>(o.session_idle_timeout).count() - 3);
   CHECK(metric(s.port(), "mcp_http_sessions_open") == sessions);
   {
