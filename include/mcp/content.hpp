@@ -23,12 +23,17 @@ struct content_annotations {
   std::optional<std::string> last_modified;
 };
 
-inline json text(std::string_view s) {
+namespace detail {
+// A text block that takes its string over rather than copying it.
+inline json text_block(std::string s) {
   json block(json::value_t::object);
   block["type"] = "text";
-  block["text"] = s;
+  block["text"] = std::move(s);
   return block;
 }
+}  // namespace detail
+
+inline json text(std::string_view s) { return detail::text_block(std::string(s)); }
 
 inline json image(std::string_view bytes, std::string_view mime_type) {
   return json{{"type", "image"}, {"data", detail::base64_encode(bytes)}, {"mimeType", std::string(mime_type)}};

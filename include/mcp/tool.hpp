@@ -48,13 +48,13 @@ struct has_text_renderer<T, std::void_t<decltype(text_renderer<T>::render(std::d
 
 inline json error_result(const std::string& text) {
   tool_result r;
-  r.content.push_back(mcp::text(text));
+  r.content.push_back(text_block(text));
   r.is_error = true;
   return std::move(r).to_json();
 }
 inline json text_result(std::string text) {
   tool_result r;
-  r.content.push_back(mcp::text(std::move(text)));
+  r.content.push_back(text_block(std::move(text)));
   return std::move(r).to_json();
 }
 
@@ -128,8 +128,10 @@ json structured_result(const Out& out, const pipeline_settings& s) {
                           "server, not in your call; the details were logged.");
     }
   }
-  // The text block shows what a 2025-era client's structuredContent holds, so both agree.
-  const json structured = wrap_structured(value);
+  // The text block shows what a 2025-era client's structuredContent holds, so both agree. (Only a
+  // value that is not an object needs the wrapped copy.)
+  const json wrapped = value.is_object() ? json() : wrap_structured(value);
+  const json& structured = value.is_object() ? value : wrapped;
   std::string text;
   if (s.render)
     text = s.render(structured);
@@ -140,7 +142,7 @@ json structured_result(const Out& out, const pipeline_settings& s) {
   else
     text = render_json(structured);
   tool_result r;
-  r.content.push_back(mcp::text(budgeted(std::move(text), s)));
+  r.content.push_back(text_block(budgeted(std::move(text), s)));
   r.structured_content = std::move(value);
   return std::move(r).to_json();
 }

@@ -352,3 +352,33 @@ TEST_CASE("stdio: end of input ends open listen streams with their final result,
   REQUIRE(p.exit_code.wait_for(10s) == std::future_status::ready);
   CHECK(p.exit_code.get() == 0);
 }
+
+TEST_CASE("stdio: a client that writes a large batch before reading any reply does not lock both sides") {
+  auto srv = make_server();
+  srv.tool("echo", "Echoes", [] { return std::string(40, 'e'); });
+  for (const auto budget : {std::chrono::microseconds(1000), std::chrono::microseconds(0)}) {
+    mcp::stdio_options options;
+    options.inline_budget = budget;
+    piped_server p(srv, options);
+    p.write(initialize_line(0));
+    REQUIRE(p.read_message()["id"] == 0);
+    // Far more requests and replies than two pipe buffers hold.
+    constexpr int count = 5000;
+    std::string batch;
+    for (int i = 1; i <= count; ++i)
+      batch += i % 2 ? ping(i) : mcp::jsonrpc::request(i, "tools/call", {{"name", "echo"}}).dump() + "\n";
+    REQUIRE(batch.size() > 4 * 65536);
+    auto writing = std::async(std::launch::async, [&] { p.write(batch); });
+    // The whole batch goes in while nothing is read: the server keeps reading while its writes wait.
+    const bool written = writing.wait_for(10s) == std::future_status::ready;
+    CHECK(written);
+    std::set<int> ids;
+    for (int i = 0; i < count; ++i) {
+      auto line = p.read_line(10s);
+      if (!line) break;
+      ids.insert(json::parse(*line)["id"].get<int>());
+    }
+    writing.wait();
+    CHECK(ids.size() == count);
+  }
+}

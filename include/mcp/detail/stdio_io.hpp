@@ -39,23 +39,31 @@ inline std::string& serialize_line(const json& message) {
 // line; the writing thread then sends everything queued in one write(), so replies that finish
 // together leave together. While held (the reader works through input it already has), lines are
 // queued too, and release() writes them in one go: pipelined requests cost one write() per read().
+// The queue is bounded: when the other side reads too slowly, senders wait for room.
 class fd_writer final : public outbound {
  public:
+  static constexpr std::size_t max_queued = std::size_t{16} << 20;
+
   explicit fd_writer(int fd) : fd_(fd) {}
   void send(const json& message) override {
     std::string& line = serialize_line(message);
     std::unique_lock lock(mutex_);
+    room_.wait(lock, [&] { return broken_ || !writing_ || queued_.size() < max_queued; });
     if (broken_) return;
-    if (writing_ || held_) {
+    if (writing_ || (held_ && queued_.size() < max_queued)) {
       queued_ += line;
       return;
     }
     writing_ = true;
-    lock.unlock();
-    bool ok = write_all(line);
+    if (!queued_.empty()) {  // held lines go first
+      queued_ += line;
+    } else {
+      lock.unlock();
+      const bool ok = write_all(line);
+      lock.lock();
+      if (!ok) broken_ = true;  // the reader went away; there is no one left to tell
+    }
     if (line.capacity() > (std::size_t{1} << 20)) std::string().swap(line);  // a huge reply leaves no huge buffer
-    lock.lock();
-    if (!ok) broken_ = true;  // the reader went away; there is no one left to tell
     write_queued(lock);
   }
 
@@ -63,6 +71,7 @@ class fd_writer final : public outbound {
     std::lock_guard lock(mutex_);
     held_ = true;
   }
+  // May block while the other side does not read; the stdio reader counts that as busy time.
   void release() {
     std::unique_lock lock(mutex_);
     held_ = false;
@@ -89,18 +98,22 @@ class fd_writer final : public outbound {
   void write_queued(std::unique_lock<std::mutex>& lock) {
     while (!queued_.empty() && !broken_) {
       sending_.swap(queued_);
+      room_.notify_all();
       lock.unlock();
       const bool ok = write_all(sending_);
       sending_.clear();
+      if (sending_.capacity() > 2 * max_queued) std::string().swap(sending_);
       lock.lock();
       if (!ok) broken_ = true;
     }
     queued_.clear();
     writing_ = false;
+    room_.notify_all();
   }
 
   int fd_;
   std::mutex mutex_;
+  std::condition_variable room_;
   std::string queued_;
   std::string sending_;  // the writing thread's batch; keeps its capacity
   bool writing_ = false;
@@ -111,9 +124,11 @@ class fd_writer final : public outbound {
 // The reading side of a stdio connection. One thread at a time holds the right to read. Normally
 // that is the serving thread, and it runs each tool call itself: no hand-off to the pool, no
 // wake-up of another thread, one read() and one write() per chunk of input. A watchdog makes this
-// safe: when a single call has held the serving thread for a whole `inline_budget`, the watchdog
-// takes over reading and sends later calls to the pool, so ping, cancellation and the client's
-// answers to ctx.ask still get through. The serving thread takes reading back once its call ended.
+// safe: when a single call, or a write to a client that does not read, has held the serving thread
+// for a whole `inline_budget`, the watchdog takes over reading and sends later calls to the pool,
+// so ping, cancellation and the client's answers to ctx.ask still get through, and a client that
+// writes without reading cannot lock both sides in write(). The serving thread takes reading back
+// once it is free again.
 class stdio_reader {
  public:
   stdio_reader(server& srv, int in_fd, const stdio_options& options, std::shared_ptr<fd_writer> out)
@@ -127,7 +142,7 @@ class stdio_reader {
   // Runs on the calling thread until end of input and the end of in-flight work.
   int serve() {
     serving_thread_ = std::this_thread::get_id();
-    if (options_.inline_budget.count() > 0) watchdog_ = std::thread([this] { watch(); });
+    watchdog_ = std::thread([this] { watch(); });
     for (;;) {
       if (read_loop(holder::serving)) {
         end_of_input();
@@ -149,25 +164,20 @@ class stdio_reader {
   static constexpr std::size_t chunk_size = 65536;
   enum class holder { serving, watchdog };
 
+  // How long the serving thread may be busy (in a call or a write) before the watchdog reads.
+  std::chrono::microseconds tick() const {
+    return options_.inline_budget.count() > 0 ? options_.inline_budget : std::chrono::milliseconds(1);
+  }
+
   // The session's executor.
   void execute(std::function<void()> job) {
     // Only the serving thread, while it reads, runs calls itself; the thread id is checked first
     // because inline_allowed_ belongs to that thread.
     if (std::this_thread::get_id() != serving_thread_ || !inline_allowed_) return pool_.post(std::move(job));
     inline_allowed_ = false;  // anything the call dispatches itself goes to the pool
-    {
-      std::lock_guard lock(mutex_);
-      in_call_ = true;
-      ++calls_;
-      if (watchdog_resting_) {
-        watchdog_resting_ = false;
-        watch_cv_.notify_one();
-      }
-    }
+    busy(true);
     job();
-    std::lock_guard lock(mutex_);
-    in_call_ = false;
-    lost_ = holder_ != holder::serving;
+    busy(false);
   }
 
   // Reads and handles lines while this thread holds the right to read. True at end of input;
@@ -189,12 +199,46 @@ class stdio_reader {
       }
       // Replies to the lines of this chunk leave together, once it is done (or handed over).
       out_->hold();
-      struct release_on_exit {
-        fd_writer& out;
-        ~release_on_exit() { out.release(); }
-      } release{*out_};
-      if (!drain(me)) return false;
+      bool kept = false;
+      try {
+        kept = drain(me);
+      } catch (...) {
+        out_->release();
+        throw;
+      }
+      if (!kept) {
+        out_->release();
+        return false;
+      }
+      if (!flush()) return false;
     }
+  }
+
+  // Writes what the chunk's lines produced. A write blocks while the client does not read, and a
+  // client may be blocked writing to us meanwhile: past the budget the watchdog reads in our place,
+  // as for a long call. False when it did.
+  bool flush() {
+    busy(true);
+    out_->release();
+    return busy(false);
+  }
+
+  // Marks the serving thread in (or out of) a call or a write, for the watchdog. Leaving returns
+  // false when the watchdog took over reading meanwhile.
+  bool busy(bool entering) {
+    std::lock_guard lock(mutex_);
+    if (entering) {
+      in_call_ = true;
+      ++calls_;
+      if (watchdog_resting_) {
+        watchdog_resting_ = false;
+        watch_cv_.notify_one();
+      }
+      return true;
+    }
+    in_call_ = false;
+    lost_ = holder_ != holder::serving;
+    return !lost_;
   }
 
   // Reads the next chunk into rest_. False at end of input (or a read error).
@@ -310,7 +354,7 @@ class stdio_reader {
       }
       const std::uint64_t before = calls_;
       const bool was_in_call = in_call_;
-      const auto until = std::chrono::steady_clock::now() + options_.inline_budget;
+      const auto until = std::chrono::steady_clock::now() + tick();
       watch_cv_.wait_until(lock, until, [&] { return done_; });
       if (done_) break;
       if (was_in_call && in_call_ && calls_ == before) {
