@@ -17,6 +17,8 @@ inline namespace v0 {
 struct stdio_options {
   std::size_t workers = 4;                        // threads that run tool calls and other slow handlers
   std::size_t max_message_bytes = 64 * 1024 * 1024;  // longer lines are refused and skipped
+  // Replies waiting for a client that reads its output slowly; beyond this, handlers wait to send.
+  std::size_t max_queued_output = 16 * 1024 * 1024;
   // At end of input, in-flight requests get this long to finish before they are cancelled.
   std::chrono::milliseconds shutdown_grace = std::chrono::seconds(10);
   // A tool call runs on the thread that reads the input (no hand-off, no wake-up) until it has
@@ -35,7 +37,7 @@ inline namespace v0 {
 
 // Serves one client over a pair of file descriptors until end of input. Returns 0 on a clean end.
 inline int serve_stream(server& srv, int in_fd, int out_fd, stdio_options options = {}) {
-  detail::stdio_reader reader(srv, in_fd, options, std::make_shared<detail::fd_writer>(out_fd));
+  detail::stdio_reader reader(srv, in_fd, options, std::make_shared<detail::fd_writer>(out_fd, options.max_queued_output));
   return reader.serve();
 }
 

@@ -59,6 +59,12 @@ struct http_limits {
   std::size_t max_header_count = 100;
   std::size_t max_header_bytes = 16384;
   std::size_t max_body_bytes = 4 * 1024 * 1024;
+  // Response bytes waiting for a client that reads too slowly (an SSE stream it never reads):
+  // beyond this the connection is closed.
+  std::size_t max_queued_output = 32 * 1024 * 1024;
+  // Pipelined request bytes read ahead while a request is being answered; beyond this, reading
+  // pauses until the response ends.
+  std::size_t max_pending_input = 1024 * 1024;
 };
 
 // What to tell the client before closing: a status (400, 413, 414, 431, 501 or 505) and a short

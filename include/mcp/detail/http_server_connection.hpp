@@ -4,7 +4,7 @@
 // Choices:
 // - Pipelined requests are served one after another: the next is parsed only when the current
 //   response has ended. Responses therefore leave in request order without reordering buffers.
-//   Bytes that arrive meanwhile wait (up to max_pending_input, then reading pauses).
+//   Bytes that arrive meanwhile wait (up to limits.max_pending_input, then reading pauses).
 // - Everything a connection does runs on its strand. Work from other threads (handler replies)
 //   reaches it through exchange calls, which post onto the strand; nothing else touches it.
 // - Writes are queued and gathered into one async_write per round, without copying.
@@ -157,8 +157,6 @@ class connection : public std::enable_shared_from_this<connection> {
   friend class connection_exchange;
   enum class timer_kind { idle, read, linger };
 
-  static constexpr std::size_t max_pending_input = 1024 * 1024;
-  static constexpr std::size_t max_queued_output = 32 * 1024 * 1024;
   static constexpr std::chrono::milliseconds linger_time{2000};
 
   // No exception may reach asio: report it and drop the connection.
@@ -191,7 +189,7 @@ class connection : public std::enable_shared_from_this<connection> {
 
   void read() {
     if (reading_ || closed_ || input_done_) return;
-    if (current_ && pending_.size() >= max_pending_input) return;  // resumed when the response ends
+    if (current_ && pending_.size() >= settings_.limits.max_pending_input) return;  // resumed when the response ends
     reading_ = true;
     socket_.async_read_some(asio::buffer(read_buffer_), [self = shared_from_this()](asio::error_code ec, std::size_t n) {
       self->guard([&] { self->on_read(ec, n); });
@@ -338,7 +336,7 @@ class connection : public std::enable_shared_from_this<connection> {
   void queue(std::string bytes) {
     if (closed_ || bytes.empty()) return;
     queued_bytes_ += bytes.size();
-    if (queued_bytes_ > max_queued_output) {
+    if (queued_bytes_ > settings_.limits.max_queued_output) {
       report("http connection closed: the client reads too slowly");
       return close();
     }

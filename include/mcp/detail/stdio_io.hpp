@@ -42,15 +42,13 @@ inline std::string& serialize_line(const json& message) {
 // The queue is bounded: when the other side reads too slowly, senders wait for room.
 class fd_writer final : public outbound {
  public:
-  static constexpr std::size_t max_queued = std::size_t{16} << 20;
-
-  explicit fd_writer(int fd) : fd_(fd) {}
+  fd_writer(int fd, std::size_t max_queued) : fd_(fd), max_queued_(max_queued) {}
   void send(const json& message) override {
     std::string& line = serialize_line(message);
     std::unique_lock lock(mutex_);
-    room_.wait(lock, [&] { return broken_ || !writing_ || queued_.size() < max_queued; });
+    room_.wait(lock, [&] { return broken_ || !writing_ || queued_.size() < max_queued_; });
     if (broken_) return;
-    if (writing_ || (held_ && queued_.size() < max_queued)) {
+    if (writing_ || (held_ && queued_.size() < max_queued_)) {
       queued_ += line;
       return;
     }
@@ -102,7 +100,7 @@ class fd_writer final : public outbound {
       lock.unlock();
       const bool ok = write_all(sending_);
       sending_.clear();
-      if (sending_.capacity() > 2 * max_queued) std::string().swap(sending_);
+      if (sending_.capacity() > 2 * max_queued_) std::string().swap(sending_);
       lock.lock();
       if (!ok) broken_ = true;
     }
@@ -112,6 +110,7 @@ class fd_writer final : public outbound {
   }
 
   int fd_;
+  std::size_t max_queued_;
   std::mutex mutex_;
   std::condition_variable room_;
   std::string queued_;
