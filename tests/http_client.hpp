@@ -23,6 +23,20 @@
 
 namespace test {
 
+struct header {
+  std::string name, value;
+};
+
+// One request's bytes, Host 127.0.0.1; Content-Length for a body (and always for POST).
+inline std::string http_request(const std::string& method, const std::string& target, const std::string& body,
+                                const std::vector<header>& headers) {
+  std::string out = method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n";
+  for (const auto& h : headers) out += h.name + ": " + h.value + "\r\n";
+  if (!body.empty() || method == "POST") out += "Content-Length: " + std::to_string(body.size()) + "\r\n";
+  out += "\r\n" + body;
+  return out;
+}
+
 struct sse_event {
   std::string id, event, data;
   std::optional<int> retry;

@@ -152,18 +152,8 @@ struct served {
   }
 };
 
-struct header {
-  std::string name, value;
-};
-
-std::string http_request(const std::string& method, const std::string& target, const std::string& body,
-                         const std::vector<header>& headers) {
-  std::string out = method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n";
-  for (const auto& h : headers) out += h.name + ": " + h.value + "\r\n";
-  if (!body.empty() || method == "POST") out += "Content-Length: " + std::to_string(body.size()) + "\r\n";
-  out += "\r\n" + body;
-  return out;
-}
+using test::header;
+using test::http_request;
 
 json rpc(long long id, const std::string& method, json params = json::object()) {
   return {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}};
