@@ -4,6 +4,7 @@
 #pragma once
 
 #include <mcp/json.hpp>
+#include <mcp/jsonrpc.hpp>
 
 #include <functional>
 #include <memory>
@@ -16,6 +17,10 @@ class outbound {
  public:
   virtual ~outbound() = default;
   virtual void send(const json& message) = 0;
+  // A request's successful response: {"jsonrpc":"2.0","id":id,"result":result}. Transports that
+  // write text override it to write that envelope around `result` without building the message;
+  // every request's reply takes this path.
+  virtual void send_result(const json& id, json result) { send(jsonrpc::response(id, std::move(result))); }
   // Ends the underlying stream early while keeping what is sent afterwards for the client to
   // fetch later (Streamable HTTP: close the SSE stream; the client resumes with Last-Event-ID).
   // Transports without such streams ignore it.

@@ -38,7 +38,9 @@ const char* usage =
     "The benchmark server: the notes example's tools plus add(a, b) -> {sum}.\n"
     "  --store PATH       notes file (default: none, an empty store that is never written)\n"
     "  --http HOST:PORT   serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio\n"
-    "  --stateless        with --http: no sessions, every POST stands alone\n";
+    "  --stateless        with --http: no sessions, every POST stands alone\n"
+    "  --inline-budget-ms N  stdio: how long a call may hold the reading thread (for profiling\n"
+    "                     under valgrind, where every call is slow enough to leave it)\n";
 
 }  // namespace bench
 
@@ -46,6 +48,7 @@ int main(int argc, char** argv) {
   std::string store_path = "/nonexistent/mcp-bench-empty-store.json";  // read fails with ENOENT: empty
   std::optional<std::string> http_address;
   bool stateless = false;
+  mcp::stdio_options stdio_opts;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
@@ -57,6 +60,8 @@ int main(int argc, char** argv) {
       http_address = argv[++i];
     } else if (arg == "--stateless") {
       stateless = true;
+    } else if (arg == "--inline-budget-ms" && i + 1 < argc) {
+      stdio_opts.inline_budget = std::chrono::milliseconds(std::stoi(argv[++i]));
     } else {
       std::cerr << "mcp_bench_server: unknown argument '" << arg << "'\n\n" << bench::usage;
       return 2;
@@ -74,7 +79,7 @@ int main(int argc, char** argv) {
            [](const bench::add_args& in) -> bench::add_result { return {in.a + in.b}; },
            mcp::annotations{.read_only = true, .open_world = false});
 
-  if (!http_address) return mcp::serve_stdio(srv);
+  if (!http_address) return mcp::serve_stdio(srv, stdio_opts);
 #if MCP_BENCH_HAVE_HTTP
   auto where = mcp::http::parse_host_port(*http_address);
   if (!where) {

@@ -495,3 +495,15 @@ TEST_CASE("the JSON writer gives dump()'s bytes, invalid UTF-8 included") {
     CHECK(mcp::detail::to_json_text(v) == expected);
   }
 }
+
+TEST_CASE("a response written without building its message has the message's bytes") {
+  const std::vector<json> ids = {0, -7, 42u, "", "id \"quoted\"", "\xff bad"};
+  const std::vector<json> results = {json::object(), json{{"content", json::array({json{{"type", "text"}, {"text", "{\"a\":1}"}}})},
+                                                          {"structuredContent", json{{"a", 1}}}}};
+  for (const auto& id : ids)
+    for (const auto& result : results) {
+      std::string written = "prefix:";
+      mcp::detail::write_response(id, result, written);
+      CHECK(written == "prefix:" + mcp::detail::to_json_text(mcp::jsonrpc::response(id, result)));
+    }
+}

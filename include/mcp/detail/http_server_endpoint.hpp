@@ -113,7 +113,8 @@ class post_reply final : public outbound {
     std::optional<int> retry_ms;
     std::size_t replay_events = 256;
     header_map headers;                   // added to the response head
-    std::function<void(const json& reply, response& head)> on_json;  // last look at a JSON reply
+    // A last look at a JSON reply before it goes: `error` is its "error" member, null for a result.
+    std::function<void(const json* error, response& head)> on_json;
   };
 
   explicit post_reply(setup s) : s_(std::move(s)) {}
@@ -138,13 +139,10 @@ class post_reply final : public outbound {
     const bool is_response = message.is_object() && !message.contains("method");
     if (state_ == state::waiting) {
       if (is_response) {
-        response r = head();
-        r.headers.set("Content-Type", "application/json");
-        r.body = to_json_text(message);
-        if (s_.on_json) s_.on_json(message, r);
-        s_.ex->respond(std::move(r));
-        state_ = state::done;
-        return;
+        auto error = message.find("error");
+        std::string body;
+        write_json(message, body);
+        return respond_json_locked(std::move(body), error == message.end() ? nullptr : &*error);
       }
       open_stream_locked();
     }
@@ -152,6 +150,17 @@ class post_reply final : public outbound {
       stream_->emit(message, is_response);
       if (is_response) state_ = state::done;
     }
+  }
+
+  void send_result(const json& id, json result) override {
+    std::unique_lock lock(mutex_);
+    if (state_ != state::waiting) {
+      lock.unlock();
+      return outbound::send_result(id, std::move(result));  // onto the open stream, as any message
+    }
+    std::string body;
+    write_response(id, result, body);
+    respond_json_locked(std::move(body), nullptr);
   }
 
   // Ends the HTTP response after the priming event; the rest stays in the stream's buffer until
@@ -171,6 +180,15 @@ class post_reply final : public outbound {
     r.status = 200;
     for (const auto& f : s_.headers) r.headers.add(f.name, f.value);
     return r;
+  }
+
+  void respond_json_locked(std::string body, const json* error) {
+    response r = head();
+    r.headers.set("Content-Type", "application/json");
+    r.body = std::move(body);
+    if (s_.on_json) s_.on_json(error, r);
+    s_.ex->respond(std::move(r));
+    state_ = state::done;
   }
 
   bool resumable() const {
@@ -456,8 +474,8 @@ class endpoint {
         return ex->respond(std::move(r));
       }
       // The id goes out only with a successful InitializeResult; a failed initialize leaves no session.
-      setup.on_json = [table = &sessions_, id = owner->id()](const json& reply, response& head) {
-        if (reply.contains("result")) head.headers.set("Mcp-Session-Id", id);
+      setup.on_json = [table = &sessions_, id = owner->id()](const json* error, response& head) {
+        if (!error) head.headers.set("Mcp-Session-Id", id);
         else table->remove(id);
       };
     } else {
@@ -588,9 +606,8 @@ class endpoint {
     setup.core = core;
     setup.header_version = body_version;
     setup.replay_events = config_.replay_events;
-    setup.on_json = [](const json& reply, response& head) {
-      if (auto e = reply.find("error"); e != reply.end() && e->is_object())
-        head.status = status_for(e->value("code", 0));
+    setup.on_json = [](const json* error, response& head) {
+      if (error && error->is_object()) head.status = status_for(error->value("code", 0));
     };
     srv_.handle(core, std::move(message), std::make_shared<post_reply>(std::move(setup)));
   }

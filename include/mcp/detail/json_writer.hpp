@@ -133,6 +133,16 @@ class json_writer {
 // Appends the compact JSON text of `v` to `out`.
 inline void write_json(const json& v, std::string& out) { json_writer(out).value(v); }
 
+// Appends what write_json(jsonrpc::response(id, result), out) would, without building that message
+// (keys in the order a json object keeps them: sorted).
+inline void write_response(const json& id, const json& result, std::string& out) {
+  out += "{\"id\":";
+  write_json(id, out);
+  out += ",\"jsonrpc\":\"2.0\",\"result\":";
+  write_json(result, out);
+  out += '}';
+}
+
 // The compact JSON text of `v`, as json::dump(-1, ' ', false, error_handler_t::replace) gives it.
 inline std::string to_json_text(const json& v) {
   std::string out;

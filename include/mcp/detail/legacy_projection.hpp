@@ -12,7 +12,9 @@ inline namespace v0 {
 namespace detail {
 
 inline bool is_object_schema(const json& schema) {
-  return schema.is_object() && schema.value("type", json()) == "object";
+  if (!schema.is_object()) return false;
+  auto type = schema.find("type");
+  return type != schema.end() && type->is_string() && type->get_ref<const std::string&>() == "object";
 }
 
 // Same-document references still point at the right place once the schema moves under

@@ -191,7 +191,7 @@ inline void server::handle(const std::shared_ptr<session>& s, json message, std:
   const json* id = nullptr;
   if (auto it = message.find("id"); it != message.end()) id = &*it;
   auto version = message.find("jsonrpc");
-  if (version == message.end() || *version != "2.0")
+  if (version == message.end() || !version->is_string() || version->get_ref<const std::string&>() != "2.0")
     return invalid(id ? *id : json(), "\"jsonrpc\" must be \"2.0\"");
 
   auto method = message.find("method");
@@ -205,8 +205,8 @@ inline void server::handle(const std::shared_ptr<session>& s, json message, std:
   }
   if (!method->is_string()) return invalid(id ? *id : json(), "\"method\" must be a string");
 
-  json params = json::object();
-  if (auto p = message.find("params"); p != message.end()) params = std::move(*p);
+  auto p = message.find("params");
+  json params = p != message.end() ? std::move(*p) : json::object();
   const std::string name = method->get<std::string>();
 
   if (!id) {  // a notification: never answered
@@ -246,7 +246,7 @@ inline void server::run_request(const std::shared_ptr<session>& s, json id, std:
   }
   if (name == "initialize") {
     try {
-      replies->send(jsonrpc::response(id, initialize(s, params)));
+      replies->send_result(id, initialize(s, params));
     } catch (const protocol_error& e) {
       replies->send(jsonrpc::error(id, e));
     }
@@ -280,7 +280,8 @@ inline void server::dispatch(const std::shared_ptr<session>& s, std::shared_ptr<
   const bool slow = handler.slow;
   auto work = [this, s, state, replies, name = std::move(name), handler = std::move(handler), params = std::move(params),
                client = std::move(client), round = std::move(round)]() {
-    json reply;
+    json reply;             // the result, or the whole error message
+    bool is_result = false;
     if (!state->cancelled) {
       context ctx = round ? context(s, state, replies, client, round) : context(s, state, replies, client);
       try {
@@ -288,10 +289,12 @@ inline void server::dispatch(const std::shared_ptr<session>& s, std::shared_ptr<
         if (!result.is_object()) throw std::logic_error("a method handler returned " + std::string(result.type_name()) +
                                                         "; a JSON-RPC result must be an object");
         if (round) result = finish_stateless(name, params, std::move(result));
-        reply = jsonrpc::response(state->id, std::move(result));
+        reply = std::move(result);
+        is_result = true;
       } catch (detail::input_required& asked) {
         if (round && detail::may_ask_client(name)) {
-          reply = jsonrpc::response(state->id, input_required_result(name, params, std::move(asked), *round));
+          reply = input_required_result(name, params, std::move(asked), *round);
+          is_result = true;
         } else {
           log_diagnostic("request " + state->id.dump() + ": a '" + name + "' handler asked the client for input; " +
                          "only tools/call, prompts/get and resources/read may");
@@ -315,7 +318,11 @@ inline void server::dispatch(const std::shared_ptr<session>& s, std::shared_ptr<
     }
     // The id is free again before the reply goes out: a client may reuse it as soon as it has the answer.
     s->end_request(state->id);
-    if (!state->cancelled) replies->send(reply);
+    if (state->cancelled) return;
+    if (is_result)
+      replies->send_result(state->id, std::move(reply));
+    else
+      replies->send(reply);
   };
   if (slow)
     s->run()(std::move(work));

@@ -223,7 +223,7 @@ inline void server::end_listeners(const session* owner) {
     json result{{"resultType", "complete"}, {"_meta", {{detail::meta_subscription_id, l.id}, {detail::meta_server_info, server_info_json()}}}};
     l.state->finished = true;
     if (auto o = l.owner.lock()) o->end_request(l.id);
-    l.out->send(jsonrpc::response(l.id, std::move(result)));
+    l.out->send_result(l.id, std::move(result));
   }
   listeners_.erase(std::remove_if(listeners_.begin(), listeners_.end(), ending), listeners_.end());
 }

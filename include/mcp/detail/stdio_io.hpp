@@ -25,11 +25,16 @@ inline namespace v0 {
 
 namespace detail {
 
-// Serialises a message and its newline into a buffer kept per thread: once the buffer has grown, a
-// reply costs no allocation and no copy on its way to write().
-inline std::string& serialize_line(const json& message) {
+// A buffer kept per thread for the line being sent: once it has grown, a reply costs no allocation
+// and no copy on its way to write().
+inline std::string& line_buffer() {
   thread_local std::string text;
   text.clear();
+  return text;
+}
+
+inline std::string& serialize_line(const json& message) {
+  std::string& text = line_buffer();
   write_json(message, text);
   text.push_back('\n');
   return text;
@@ -43,8 +48,29 @@ inline std::string& serialize_line(const json& message) {
 class fd_writer final : public outbound {
  public:
   fd_writer(int fd, std::size_t max_queued) : fd_(fd), max_queued_(max_queued) {}
-  void send(const json& message) override {
-    std::string& line = serialize_line(message);
+  void send(const json& message) override { send_line(serialize_line(message)); }
+  void send_result(const json& id, json result) override {
+    std::string& line = line_buffer();
+    write_response(id, result, line);
+    line.push_back('\n');
+    send_line(line);
+  }
+
+  void hold() {
+    std::lock_guard lock(mutex_);
+    held_ = true;
+  }
+  // May block while the other side does not read; the stdio reader counts that as busy time.
+  void release() {
+    std::unique_lock lock(mutex_);
+    held_ = false;
+    if (writing_ || queued_.empty()) return;  // a writing thread takes what is queued along
+    writing_ = true;
+    write_queued(lock);
+  }
+
+ private:
+  void send_line(std::string& line) {
     std::unique_lock lock(mutex_);
     room_.wait(lock, [&] { return broken_ || !writing_ || queued_.size() < max_queued_; });
     if (broken_) return;
@@ -65,20 +91,6 @@ class fd_writer final : public outbound {
     write_queued(lock);
   }
 
-  void hold() {
-    std::lock_guard lock(mutex_);
-    held_ = true;
-  }
-  // May block while the other side does not read; the stdio reader counts that as busy time.
-  void release() {
-    std::unique_lock lock(mutex_);
-    held_ = false;
-    if (writing_ || queued_.empty()) return;  // a writing thread takes what is queued along
-    writing_ = true;
-    write_queued(lock);
-  }
-
- private:
   bool write_all(const std::string& bytes) const {
     const char* p = bytes.data();
     std::size_t left = bytes.size();
