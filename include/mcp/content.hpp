@@ -25,10 +25,12 @@ struct content_annotations {
 
 namespace detail {
 // A text block that takes its string over rather than copying it.
+// Members are placed in key order at the end of the object: every tool result has such a block.
 inline json text_block(std::string s) {
   json block(json::value_t::object);
-  block["type"] = "text";
-  block["text"] = std::move(s);
+  auto& members = block.get_ref<json::object_t&>();
+  members.emplace_hint(members.end(), "text", std::move(s));
+  members.emplace_hint(members.end(), "type", "text");
   return block;
 }
 }  // namespace detail
@@ -95,11 +97,12 @@ struct tool_result {
   // Moves the blocks out: results are built once per call and then sent.
   json to_json() && {
     json out(json::value_t::object);
-    json& blocks = out["content"] = json::array();
-    for (auto& block : content) blocks.push_back(std::move(block));
-    if (structured_content) out["structuredContent"] = std::move(*structured_content);
-    if (is_error) out["isError"] = true;
-    if (!meta.is_null()) out["_meta"] = std::move(meta);
+    auto& members = out.get_ref<json::object_t&>();  // filled in key order
+    if (!meta.is_null()) members.emplace_hint(members.end(), "_meta", std::move(meta));
+    members.emplace_hint(members.end(), "content", json::array_t(std::make_move_iterator(content.begin()),
+                                                                 std::make_move_iterator(content.end())));
+    if (is_error) members.emplace_hint(members.end(), "isError", true);
+    if (structured_content) members.emplace_hint(members.end(), "structuredContent", std::move(*structured_content));
     return out;
   }
 };

@@ -482,7 +482,7 @@ TEST_CASE("the JSON reader accepts and builds exactly what nlohmann does") {
 TEST_CASE("the JSON writer gives dump()'s bytes, invalid UTF-8 included") {
   const std::vector<json> values = {
       nullptr, true, false, 0, -1, 1u, std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::uint64_t>::max(),
-      0.0, -0.0, 1.0, 1.5, -2.25, 1e20, 1e-7, 123456789.125, 5e-324, 1.7976931348623157e308,
+      0.0, -0.0, 1.0, 1.5, -2.25, 3.0, -42.0, 999999999999999.0, -999999999999999.0, 1e15, 1e16, 4503599627370496.0, 1e20, 1e-7, 123456789.125, 5e-324, 1.7976931348623157e308,
       std::numeric_limits<double>::infinity(), std::nan(""), "", "plain", "quote \" backslash \\ slash /",
       "\b\f\n\r\t\x01\x1f\x7f", std::string("nul \0 inside", 12), "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80",
       "bad \xff byte", "cut \xe2\x82", "\xed\xa0\x80 surrogate", "\xc0\xaf overlong", "\xf4\x90\x80\x80 too high", "\x80",

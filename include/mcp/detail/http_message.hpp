@@ -481,6 +481,9 @@ inline accepted_types parse_accept(std::string_view accept) {
 }
 
 inline accepted_types parse_accept(const header_map& headers) {
+  const auto first = headers.get("Accept");
+  if (!first) return parse_accept(std::string_view{});
+  if (headers.count("Accept") == 1) return parse_accept(*first);  // the usual case: nothing to join
   std::string joined;
   for (auto v : headers.get_all("Accept")) {
     if (!joined.empty()) joined += ", ";

@@ -74,6 +74,13 @@ class json_writer {
       out_ += "null";
       return;
     }
+    // Whole numbers of up to 15 digits come out as the integer and ".0", as nlohmann writes them,
+    // without its digit generation (tool results are often such numbers). -0.0 takes the long way.
+    if (x != 0 && std::fabs(x) < 1e15 && std::trunc(x) == x) {
+      integer(static_cast<std::int64_t>(x));
+      out_ += ".0";
+      return;
+    }
     char buffer[64];
     // nlohmann's own shortest round-trip form (Grisu2, "1.0" for whole numbers, "1e+20").
     const char* end = nlohmann::detail::to_chars(buffer, buffer + sizeof buffer, x);
