@@ -39,7 +39,8 @@ const char* usage =
     "  --store PATH       notes file (default: none, an empty store that is never written)\n"
     "  --http HOST:PORT   serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio\n"
     "  --stateless        with --http: no sessions, every POST stands alone\n"
-    "  --inline-budget-ms N  stdio: how long a call may hold the reading thread (for profiling\n"
+    "  --io-threads N     with --http: threads serving the sockets (default 1)\n"
+    "  --inline-budget-ms N  how long a call may hold the reading thread (for profiling\n"
     "                     under valgrind, where every call is slow enough to leave it)\n";
 
 }  // namespace bench
@@ -49,6 +50,7 @@ int main(int argc, char** argv) {
   std::optional<std::string> http_address;
   bool stateless = false;
   mcp::stdio_options stdio_opts;
+  std::size_t io_threads = 1;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
@@ -60,6 +62,8 @@ int main(int argc, char** argv) {
       http_address = argv[++i];
     } else if (arg == "--stateless") {
       stateless = true;
+    } else if (arg == "--io-threads" && i + 1 < argc) {
+      io_threads = static_cast<std::size_t>(std::stoul(argv[++i]));
     } else if (arg == "--inline-budget-ms" && i + 1 < argc) {
       stdio_opts.inline_budget = std::chrono::milliseconds(std::stoi(argv[++i]));
     } else {
@@ -90,10 +94,13 @@ int main(int argc, char** argv) {
   opts.host = where->first;
   opts.port = where->second;
   opts.stateless = stateless;
+  opts.io_threads = io_threads;
+  opts.inline_budget = stdio_opts.inline_budget;
   opts.max_sessions = 100000;  // the memory benchmark opens 10,000 sessions
   return mcp::http::serve(srv, opts);
 #else
   (void)stateless;
+  (void)io_threads;
   std::cerr << "mcp_bench_server: this build has no HTTP transport\n";
   return 2;
 #endif

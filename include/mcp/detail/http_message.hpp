@@ -408,65 +408,71 @@ inline std::optional<int> parse_qvalue(std::string_view v) {
   return whole * 1000 + frac;
 }
 
-// The best match of one media range list against type/subtype: the most specific range that
-// matches decides (RFC 9110 §12.5.1), and its q must be above zero.
-inline bool accepts(std::string_view list, std::string_view type, std::string_view subtype) {
-  int best_specificity = -1;
-  int best_q = 0;
-  for_each_list_element(list, ',', [&](std::string_view element) {
-    if (element.empty()) return;
-    std::string_view range;
-    int q = 1000;
-    bool ok = true;
-    bool first = true;
-    bool seen_q = false;
-    for_each_list_element(element, ';', [&](std::string_view part) {
-      if (first) {
-        range = part;
-        first = false;
-        return;
-      }
-      if (part.empty()) return;  // "type/sub;" is allowed: parameters may be empty
-      const auto eq = part.find('=');
-      if (eq == std::string_view::npos) {
-        ok = false;
-        return;
-      }
-      const auto name = trim_ows(part.substr(0, eq));
-      if (!is_token(name)) ok = false;
-      // Only the first q counts; what follows it are accept-extensions.
-      if (!seen_q && iequals(name, "q")) {
-        seen_q = true;
-        const auto parsed = parse_qvalue(trim_ows(part.substr(eq + 1)));
-        if (!parsed) ok = false;
-        else q = *parsed;
-      }
-    });
-    const auto slash = range.find('/');
-    if (!ok || slash == std::string_view::npos) return;
-    const auto rtype = range.substr(0, slash);
-    const auto rsub = range.substr(slash + 1);
-    if (!is_token(rtype) || !is_token(rsub)) return;
-    int specificity;
-    if (rtype == "*") {
-      if (rsub != "*") return;  // "*/json" is not a media range
-      specificity = 0;
-    } else if (!iequals(rtype, type)) {
-      return;
-    } else if (rsub == "*") {
-      specificity = 1;
-    } else if (iequals(rsub, subtype)) {
-      specificity = 2;
-    } else {
+// One media range of an Accept list, read once and matched against each type MCP uses.
+struct media_range {
+  std::string_view type, subtype;
+  int q = 1000;
+};
+
+// Reads "type/subtype;q=0.5;..." ; nullopt when malformed (such an element matches nothing).
+inline std::optional<media_range> parse_media_range(std::string_view element) {
+  media_range r;
+  std::string_view range;
+  bool ok = true;
+  bool first = true;
+  bool seen_q = false;
+  for_each_list_element(element, ';', [&](std::string_view part) {
+    if (first) {
+      range = part;
+      first = false;
       return;
     }
-    if (specificity > best_specificity || (specificity == best_specificity && q > best_q)) {
-      best_specificity = specificity;
-      best_q = q;
+    if (part.empty()) return;  // "type/sub;" is allowed: parameters may be empty
+    const auto eq = part.find('=');
+    if (eq == std::string_view::npos) {
+      ok = false;
+      return;
+    }
+    const auto name = trim_ows(part.substr(0, eq));
+    if (!is_token(name)) ok = false;
+    // Only the first q counts; what follows it are accept-extensions.
+    if (!seen_q && iequals(name, "q")) {
+      seen_q = true;
+      const auto parsed = parse_qvalue(trim_ows(part.substr(eq + 1)));
+      if (!parsed) ok = false;
+      else r.q = *parsed;
     }
   });
-  return best_specificity >= 0 && best_q > 0;
+  const auto slash = range.find('/');
+  if (!ok || slash == std::string_view::npos) return std::nullopt;
+  r.type = range.substr(0, slash);
+  r.subtype = range.substr(slash + 1);
+  if (!is_token(r.type) || !is_token(r.subtype)) return std::nullopt;
+  if (r.type == "*" && r.subtype != "*") return std::nullopt;  // "*/json" is not a media range
+  return r;
 }
+
+// The best match so far for one type/subtype: the most specific range that matches decides
+// (RFC 9110 §12.5.1), and its q must be above zero.
+struct best_match {
+  std::string_view type, subtype;
+  int specificity = -1;
+  int q = 0;
+
+  void consider(const media_range& r) {
+    int s;
+    if (r.type == "*") s = 0;
+    else if (!iequals(r.type, type)) return;
+    else if (r.subtype == "*") s = 1;
+    else if (iequals(r.subtype, subtype)) s = 2;
+    else return;
+    if (s > specificity || (s == specificity && r.q > q)) {
+      specificity = s;
+      q = r.q;
+    }
+  }
+  bool accepted() const { return specificity >= 0 && q > 0; }
+};
 
 }  // namespace accept_detail
 
@@ -474,10 +480,15 @@ inline bool accepts(std::string_view list, std::string_view type, std::string_vi
 // An empty value accepts nothing; whether a missing Accept header means "anything" is the
 // caller's call.
 inline accepted_types parse_accept(std::string_view accept) {
-  accepted_types out;
-  out.json = accept_detail::accepts(accept, "application", "json");
-  out.event_stream = accept_detail::accepts(accept, "text", "event-stream");
-  return out;
+  accept_detail::best_match as_json{"application", "json"}, events{"text", "event-stream"};
+  for_each_list_element(accept, ',', [&](std::string_view element) {
+    if (element.empty()) return;
+    if (auto range = accept_detail::parse_media_range(element)) {
+      as_json.consider(*range);
+      events.consider(*range);
+    }
+  });
+  return {as_json.accepted(), events.accepted()};
 }
 
 inline accepted_types parse_accept(const header_map& headers) {
