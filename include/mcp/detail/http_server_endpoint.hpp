@@ -140,9 +140,7 @@ class post_reply final : public outbound {
     if (state_ == state::waiting) {
       if (is_response) {
         auto error = message.find("error");
-        std::string body;
-        write_json(message, body);
-        return respond_json_locked(std::move(body), error == message.end() ? nullptr : &*error);
+        return respond_json_locked(to_json_text(message), error == message.end() ? nullptr : &*error);
       }
       open_stream_locked();
     }
