@@ -9,6 +9,7 @@
 #include <mcp/detail/mcp_headers.hpp>
 #include <mcp/detail/request_state_seal.hpp>
 #include <mcp/detail/stateless_rules.hpp>
+#include <mcp/detail/tool_call.hpp>
 #include <mcp/detail/uri_template.hpp>
 #include <mcp/metrics.hpp>
 #include <mcp/prompt.hpp>
@@ -18,6 +19,7 @@
 #include <mcp/transport.hpp>
 #include <mcp/version.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -102,6 +104,10 @@ struct tool_definition {
   json meta = nullptr;
   // Returns a CallToolResult. Argument problems and handler failures are isError results, not throws.
   std::function<json(const json& arguments, context&)> invoke;
+  // Optional, the same call answered as JSON text: the CallToolResult a 2025-era client receives
+  // (after add_text_for_structured and project_call_result). Returns whether it is an error
+  // result. Typed tools have one; the server uses it where it writes the reply as text.
+  std::function<bool(const json& arguments, context&, std::string& out)> invoke_text;
   std::shared_ptr<detail::tool_stats> stats = std::make_shared<detail::tool_stats>();
   // to_json() for each era, filled once at registration for tools/list.
   json listed = nullptr;
@@ -174,6 +180,10 @@ class server {
   // Same, from raw text: text that is not JSON gets a -32700 reply, JSON nested deeper than
   // max_json_depth a -32600 one (too_deep_error()).
   void handle_text(const std::shared_ptr<session>& s, std::string_view text, std::shared_ptr<outbound> replies = nullptr);
+  // Same, for a tools/call that detail::read_tool_call has already read from `text` (a transport
+  // that looks at the message before handing it over reads it only once).
+  void handle_call(const std::shared_ptr<session>& s, detail::tool_call call, std::string_view text,
+                   std::shared_ptr<outbound> replies = nullptr);
   json too_deep_error() const;
 
   // ServerCapabilities, reflecting what is registered.
@@ -203,6 +213,10 @@ class server {
   json initialize(const std::shared_ptr<session>& s, const json& params);
   json list_tools(const json& params, bool stateless) const;
   json call_tool(context& ctx, const json& params) const;
+  json run_tool(const tool_definition& tool, const json& arguments, context& ctx) const;
+  // A tools/call of the usual shape on a 2025-era session, run without the message's tree and,
+  // for typed tools, answered as text. False, before anything is sent, for what it does not cover.
+  bool call_directly(const std::shared_ptr<session>& s, detail::tool_call& call, const std::shared_ptr<outbound>& replies);
   std::shared_ptr<const tool_definition> find_tool(std::string_view name) const;
   void run_request(const std::shared_ptr<session>& s, json id, std::string method, json params,
                    const std::shared_ptr<outbound>& replies);
@@ -210,6 +224,12 @@ class server {
   void dispatch(const std::shared_ptr<session>& s, std::shared_ptr<request_state> state, std::string method, json params,
                 method_handler handler, std::shared_ptr<const client_state> client,
                 std::shared_ptr<detail::input_round> round, const std::shared_ptr<outbound>& replies);
+  // The error reply to a request whose handler threw; called in the catch block.
+  json failure_reply(const request_state& state, const std::string& method) const;
+  // The end of every request: no progress may follow, its id is free again, then (unless it was
+  // cancelled) `send` sends the reply.
+  template <class Send>
+  static void finish_request(session& s, request_state& state, Send&& send);
   // Whether a request takes the 2026-07-28 path: its _meta claim decides, unless its connection
   // is pinned to an era (session::pin).
   bool serves_modern(const session& s, const std::string& method, const json& params) const;
@@ -260,6 +280,7 @@ class server {
 
   mutable std::shared_mutex registry_mutex_;
   std::map<std::string, method_handler, std::less<>> methods_;
+  std::atomic<bool> builtin_tools_call_{true};  // false once method() replaced tools/call
   std::vector<std::shared_ptr<const tool_definition>> tools_;  // in registration order
   std::map<std::string, std::shared_ptr<const tool_definition>, std::less<>> tool_index_;  // by name
   bool has_tools_ = false;

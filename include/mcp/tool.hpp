@@ -12,6 +12,7 @@
 #include <mcp/coercion.hpp>
 #include <mcp/detail/handler_traits.hpp>
 #include <mcp/detail/legacy_projection.hpp>
+#include <mcp/detail/reflect_writer.hpp>
 #include <mcp/content.hpp>
 #include <mcp/context.hpp>
 #include <mcp/reflect.hpp>
@@ -164,6 +165,79 @@ json to_call_result(R&& value, const pipeline_settings& s) {
   }
 }
 
+// --- the same answers written as text: what a 2025-era client receives -----------------------
+// (tool_definition::invoke_text). Bytes equal write_json of the tree after the server's
+// add_text_for_structured and project_call_result; tests/unit/test_tools.cpp compares them.
+
+// Writes a result tree as a 2025-era client receives it; returns whether it is an error result.
+inline bool write_tree(json result, const pipeline_settings& s, std::string& out) {
+  add_text_for_structured(result);
+  project_call_result(result, s.output_schema);
+  write_json(result, out);
+  auto is_error = result.find("isError");
+  return is_error != result.end() && is_error->is_boolean() && is_error->get<bool>();
+}
+
+inline void write_text_result(std::string_view text, std::string& out) {
+  out += "{\"content\":[{\"text\":";
+  write_json_string(text, out);
+  out += ",\"type\":\"text\"}]}";
+}
+
+// A reflected struct: structuredContent is its JSON, written from the value itself; the text block
+// is that same JSON unless the tool renders its own text.
+template <class Out>
+void write_structured(const Out& value, const pipeline_settings& s, std::string& out) {
+  out += "{\"content\":[{\"text\":";
+  if (s.render || has_text_renderer<Out>::value || s.format == text_format::markdown) {
+    std::string text;
+    if (s.render)
+      text = s.render(encode(value));
+    else if constexpr (has_text_renderer<Out>::value)
+      text = text_renderer<Out>::render(value);
+    else
+      text = render_markdown(encode(value), s.display_schema);
+    write_json_string(budgeted(std::move(text), s), out);
+    out += ",\"type\":\"text\"}],\"structuredContent\":";
+    write_encoded(value, out);
+  } else {
+    // No user code runs while the scratch buffer is in use, so one per thread is enough.
+    thread_local std::string structured;
+    structured.clear();
+    write_encoded(value, structured);
+    if (s.text_budget == 0 || structured.size() <= s.text_budget)
+      write_json_string(structured, out);
+    else
+      write_json_string(truncate_text(structured, s.text_budget, s.truncation_hint), out);
+    out += ",\"type\":\"text\"}],\"structuredContent\":";
+    out += structured;
+  }
+  out += '}';
+}
+
+// to_call_result, written as text. Returns whether it is an error result.
+template <class R>
+bool write_call_result(R&& value, const pipeline_settings& s, std::string& out) {
+  using T = std::decay_t<R>;
+  if constexpr (unwrap_result<T>::wrapped) {
+    if (!value.ok()) return write_tree(error_result(value.error().what()), s, out);
+    return write_call_result(std::move(value.value()), s, out);
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    if (s.text_budget == 0 || value.size() <= s.text_budget)
+      write_text_result(value, out);
+    else
+      write_text_result(truncate_text(value, s.text_budget, s.truncation_hint), out);
+    return false;
+  } else if constexpr (is_reflected_v<T>) {
+    // An object under an object schema: nothing for the 2025-era projection to change.
+    if (s.validate_output && s.output_validator) return write_tree(structured_result(value, s), s, out);
+    write_structured(value, s, out);
+    return false;
+  } else {
+    return write_tree(to_call_result(std::forward<R>(value), s), s, out);
+  }
+}
+
 template <class Out>
 nlohmann::ordered_json display_schema_for(const json& output_schema) {
   if constexpr (unwrap_result<Out>::wrapped)
@@ -209,6 +283,67 @@ json guarded(Call&& call, const pipeline_settings& s) {
     return error_result("Tool '" + s.tool_name + "' failed with an internal error.");
   }
 }
+
+// One typed tool's pipeline, shared by its two invokers: check the arguments (coercing where the
+// policy allows), decode them, call the handler, and turn its answer into a CallToolResult, as a
+// tree (invoke) or as text (invoke_text).
+template <class F, class In, bool WithContext>
+struct typed_tool {
+  F fn;
+  pipeline_settings s;
+  const validator* in_validator;
+  std::shared_ptr<const validator> own_validator;  // for tools without arguments
+
+  // Calls `finish` with the handler's answer; argument problems and failures come back as an
+  // isError result instead, without calling it.
+  template <class Finish>
+  json run(const json& args, context& ctx, Finish&& finish) {
+    json scratch, refusal;
+    const json* checked = check_arguments(args, *in_validator, s, ctx, scratch, refusal);
+    if (!checked) return refusal;
+    return guarded(
+        [&]() -> json {
+          if constexpr (std::is_void_v<In>) {
+            if constexpr (WithContext)
+              return finish(fn(ctx));
+            else
+              return finish(fn());
+          } else {
+            std::optional<In> decoded;
+            try {
+              decoded.emplace(decode<In>(*checked));
+            } catch (const decode_error& e) {
+              // The schema let through what the C++ type cannot hold (e.g. 1e39 for a float):
+              // still the caller's argument, so say so rather than report an internal error.
+              return error_result("Invalid arguments for tool '" + s.tool_name + "': " + e.what() +
+                                  "\nFix this and call the tool again.");
+            }
+            const In& in = *decoded;
+            if constexpr (WithContext)
+              return finish(fn(in, ctx));
+            else
+              return finish(fn(in));
+          }
+        },
+        s);
+  }
+
+  json invoke(const json& args, context& ctx) {
+    return run(args, ctx, [&](auto&& answer) { return to_call_result(std::forward<decltype(answer)>(answer), s); });
+  }
+
+  bool invoke_text(const json& args, context& ctx, std::string& out) {
+    const std::size_t start = out.size();
+    bool is_error = false;
+    json other = run(args, ctx, [&](auto&& answer) -> json {
+      is_error = write_call_result(std::forward<decltype(answer)>(answer), s, out);
+      return nullptr;
+    });
+    if (other.is_null()) return is_error;
+    out.resize(start);  // whatever a failed write left
+    return write_tree(std::move(other), s, out);
+  }
+};
 
 inline json no_argument_schema() { return json{{"type", "object"}, {"additionalProperties", false}}; }
 
@@ -277,46 +412,16 @@ server& server::tool(std::string name, std::string description, Handler&& handle
       detail::pipeline_settings s = detail::prepare_tool(def, std::move(name), std::move(description), std::move(input_schema),
                                                          std::move(output_schema), std::move(display_schema), options, *this);
 
-      const validator* in_validator = nullptr;
-      std::shared_ptr<const validator> no_args;
+      using pipeline = detail::typed_tool<F, In, shape::takes_context>;
+      auto p = std::make_shared<pipeline>(pipeline{F(std::forward<Handler>(handler)), std::move(s), nullptr, nullptr});
       if constexpr (std::is_void_v<In>) {
-        no_args = std::make_shared<const validator>(def.input_schema);
-        in_validator = no_args.get();
+        p->own_validator = std::make_shared<const validator>(def.input_schema);
+        p->in_validator = p->own_validator.get();
       } else {
-        in_validator = &detail::validator_for<In>();
+        p->in_validator = &detail::validator_for<In>();
       }
-
-      def.invoke = [fn = F(std::forward<Handler>(handler)), s = std::move(s), in_validator, no_args](
-                       const json& args, context& ctx) mutable -> json {
-        json scratch, refusal;
-        const json* checked = detail::check_arguments(args, *in_validator, s, ctx, scratch, refusal);
-        if (!checked) return refusal;
-        return detail::guarded(
-            [&]() -> json {
-              if constexpr (std::is_void_v<In>) {
-                if constexpr (shape::takes_context)
-                  return detail::to_call_result(fn(ctx), s);
-                else
-                  return detail::to_call_result(fn(), s);
-              } else {
-                std::optional<In> decoded;
-                try {
-                  decoded.emplace(decode<In>(*checked));
-                } catch (const decode_error& e) {
-                  // The schema let through what the C++ type cannot hold (e.g. 1e39 for a float):
-                  // still the caller's argument, so say so rather than report an internal error.
-                  return detail::error_result("Invalid arguments for tool '" + s.tool_name + "': " + e.what() +
-                                              "\nFix this and call the tool again.");
-                }
-                const In& in = *decoded;
-                if constexpr (shape::takes_context)
-                  return detail::to_call_result(fn(in, ctx), s);
-                else
-                  return detail::to_call_result(fn(in), s);
-              }
-            },
-            s);
-      };
+      def.invoke = [p](const json& args, context& ctx) { return p->invoke(args, ctx); };
+      def.invoke_text = [p](const json& args, context& ctx, std::string& out) { return p->invoke_text(args, ctx, out); };
       add_tool(std::move(def));
     }
   }

@@ -3,11 +3,15 @@
 // about tools. See stdio.hpp, testing.hpp (in-memory) and http.hpp for the ones the SDK ships.
 #pragma once
 
+#include <mcp/detail/json_reader.hpp>
 #include <mcp/json.hpp>
 #include <mcp/jsonrpc.hpp>
 
 #include <functional>
+#include <limits>
 #include <memory>
+#include <stdexcept>
+#include <string_view>
 
 namespace mcp {
 inline namespace v0 {
@@ -21,6 +25,14 @@ class outbound {
   // write text override it to write that envelope around `result` without building the message;
   // every request's reply takes this path.
   virtual void send_result(const json& id, json result) { send(jsonrpc::response(id, std::move(result))); }
+  // The same for a result already written as JSON text (typed tool results are written straight
+  // from the handler's value). Transports that write text override it to send it as it is.
+  virtual void send_result_text(const json& id, std::string_view result) {
+    json value;
+    if (detail::read_json(result, value, std::numeric_limits<std::size_t>::max()) != detail::read_result::ok)
+      throw std::logic_error("mcp: send_result_text was given text that is not JSON");
+    send_result(id, std::move(value));
+  }
   // Ends the underlying stream early while keeping what is sent afterwards for the client to
   // fetch later (Streamable HTTP: close the SSE stream; the client resumes with Last-Event-ID).
   // Transports without such streams ignore it.

@@ -2,6 +2,7 @@
 #include "catch.hpp"
 
 #include <mcp/constraints.hpp>
+#include <mcp/detail/reflect_writer.hpp>
 #include <mcp/reflect.hpp>
 #include <mcp/schema.hpp>
 
@@ -12,12 +13,15 @@
 #include <valijson/validator.hpp>
 
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <limits>
 #include <map>
 #include <optional>
+#include <random>
 #include <set>
 #include <sstream>
 #include <string>
@@ -247,6 +251,14 @@ MCP_ENUM(many,
   (e104, "v104"), (e105, "v105"), (e106, "v106"), (e107, "v107"), (e108, "v108"), (e109, "v109"), (e110, "v110"), (e111, "v111"),
   (e112, "v112"), (e113, "v113"), (e114, "v114"), (e115, "v115"), (e116, "v116"), (e117, "v117"), (e118, "v118"), (e119, "v119"),
   (e120, "v120"), (e121, "v121"), (e122, "v122"), (e123, "v123"), (e124, "v124"), (e125, "v125"), (e126, "v126"), (e127, "v127"));
+
+// Keys kept in another order than a json object's: written sorted all the same.
+struct reversed {
+  std::map<std::string, int, std::greater<>> by_name;
+  std::vector<std::map<std::string, std::optional<double>>> rows;
+  std::optional<tree> outline;
+};
+MCP_STRUCT(reversed, (by_name, "Descending keys"), (rows, "Rows"), (outline, "A tree"));
 
 }  // namespace reflect_test
 
@@ -764,3 +776,160 @@ TEST_CASE("reflect: every schema in this file parses as draft-07 in valijson", "
 }
 
 }  // namespace
+
+namespace {
+
+// Random values of every reflected type, to compare the two ways of writing them.
+struct value_maker {
+  std::mt19937_64 rng;
+  int depth = 0;
+
+  std::size_t below(std::size_t n) { return static_cast<std::size_t>(rng() % n); }
+
+  std::string text() {
+    // Plain letters, characters that need escaping, valid multi-byte sequences and invalid bytes.
+    static const std::vector<std::string> pieces = {"a",  "Z",  " ",  "\"", "\\", "/",    "\n", "\t", std::string(1, '\0'),
+                                                    "\x1f", "\x7f", "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80",
+                                                    "\xC3", "\xFF", "\xED\xA0\x80", "{\"k\":1}"};
+    std::string s;
+    for (std::size_t n = below(8); n > 0; --n) s += pieces[below(pieces.size())];
+    return s;
+  }
+
+  double real() {
+    switch (below(6)) {
+      case 0: return static_cast<double>(static_cast<std::int64_t>(rng() >> below(64)));  // whole numbers, some huge
+      case 1: return std::ldexp(static_cast<double>(rng() >> 11), static_cast<int>(below(200)) - 100);
+      case 2: {
+        const std::uint64_t bits = rng();  // anything, NaN and infinities included
+        double d;
+        std::memcpy(&d, &bits, sizeof d);
+        return d;
+      }
+      case 3: return below(2) ? -0.0 : 0.0;
+      case 4: return 1e15 * (below(2) ? 1 : -1) + static_cast<double>(below(3));
+      default: return static_cast<double>(below(1000)) / 8.0 - 60;
+    }
+  }
+
+  template <class I>
+  I integer() {
+    using limits = std::numeric_limits<I>;
+    switch (below(4)) {
+      case 0: return limits::min();
+      case 1: return limits::max();
+      case 2: return static_cast<I>(below(200)) - static_cast<I>(limits::is_signed ? 100 : 0);
+      default: return static_cast<I>(rng());
+    }
+  }
+
+  json any_json() {
+    switch (below(depth > 2 ? 5 : 7)) {
+      case 0: return nullptr;
+      case 1: return below(2) == 1;
+      case 2: return integer<std::int64_t>();
+      case 3: return real();
+      case 4: return text();
+      case 5: {
+        ++depth;
+        json a = json::array();
+        for (std::size_t n = below(4); n > 0; --n) a.push_back(any_json());
+        --depth;
+        return a;
+      }
+      default: {
+        ++depth;
+        json o = json::object();
+        for (std::size_t n = below(4); n > 0; --n) o[text()] = any_json();
+        --depth;
+        return o;
+      }
+    }
+  }
+
+  template <class T>
+  void fill(T& out) {
+    using mcp::detail::is_optional;
+    if constexpr (std::is_same_v<T, bool>) {
+      out = below(2) == 1;
+    } else if constexpr (mcp::detail::is_integer_v<T>) {
+      out = integer<T>();
+    } else if constexpr (std::is_floating_point_v<T>) {
+      out = static_cast<T>(real());
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      out = text();
+    } else if constexpr (std::is_same_v<T, json>) {
+      out = any_json();
+    } else if constexpr (is_optional<T>::value) {
+      if (below(2) == 0 || depth > 3) {
+        out.reset();
+      } else {
+        out.emplace();
+        fill(*out);
+      }
+    } else if constexpr (mcp::detail::is_std_array<T>::value) {
+      for (auto& item : out) fill(item);
+    } else if constexpr (mcp::detail::is_vector<T>::value || mcp::detail::is_set<T>::value) {
+      out.clear();
+      ++depth;
+      for (std::size_t n = depth > 3 ? 0 : below(4); n > 0; --n) {
+        typename T::value_type item{};
+        fill(item);
+        out.insert(out.end(), std::move(item));
+      }
+      --depth;
+    } else if constexpr (mcp::detail::is_string_map<T>::value) {
+      out.clear();
+      ++depth;
+      for (std::size_t n = depth > 3 ? 0 : below(4); n > 0; --n) fill(out[text()]);
+      --depth;
+    } else if constexpr (mcp::detail::is_variant<T>::value) {
+      fill_variant(out, below(std::variant_size_v<T>), std::make_index_sequence<std::variant_size_v<T>>{});
+    } else if constexpr (mcp::is_reflected_enum_v<T>) {
+      const auto& entries = mcp::detail::enum_table_of<T>().entries;
+      out = entries[below(entries.size())].value;
+    } else {
+      mcp::detail::for_each_field(mcp::detail::fields_of<T>(), [&](const auto& f, auto) { fill(out.*f.member); });
+    }
+  }
+
+  template <class V, std::size_t... I>
+  void fill_variant(V& out, std::size_t which, std::index_sequence<I...>) {
+    ((which == I ? (out.template emplace<I>(), fill(std::get<I>(out)), 0) : 0), ...);
+  }
+};
+
+template <class T>
+void check_written_like_encode(value_maker& make, int rounds) {
+  for (int i = 0; i < rounds; ++i) {
+    T value{};
+    make.fill(value);
+    const std::string expected = mcp::detail::to_json_text(mcp::encode(value));
+    std::string written = "prefix:";  // appends, never overwrites
+    mcp::detail::write_encoded(value, written);
+    REQUIRE(written == "prefix:" + expected);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("reflect: write_encoded writes exactly the text of encode, without the tree", "[reflect]") {
+  value_maker make{std::mt19937_64(20261123)};
+  check_written_like_encode<rt::everything>(make, 2000);
+  check_written_like_encode<rt::reversed>(make, 2000);
+  check_written_like_encode<rt::tree>(make, 500);
+  check_written_like_encode<rt::department>(make, 500);
+  check_written_like_encode<rt::no_args>(make, 1);
+  check_written_like_encode<std::vector<std::optional<rt::color>>>(make, 200);
+  check_written_like_encode<std::variant<std::int64_t, std::string, rt::point>>(make, 200);
+
+  // The sample holds the extremes of every integer type.
+  std::string written;
+  mcp::detail::write_encoded(sample_everything(), written);
+  CHECK(written == mcp::detail::to_json_text(mcp::encode(sample_everything())));
+
+  // An enum value with no MCP_ENUM entry fails the same way in both.
+  const auto stray = static_cast<rt::color>(42);
+  CHECK_THROWS_AS(mcp::encode(stray), std::invalid_argument);
+  CHECK_THROWS_AS(mcp::detail::write_encoded(stray, written), std::invalid_argument);
+}

@@ -6,6 +6,13 @@
 #include <mcp/mcp.hpp>
 #include <mcp/testing.hpp>
 
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <random>
+#include <string_view>
+#include <thread>
+
 using mcp::json;
 
 namespace tt {
@@ -315,4 +322,290 @@ TEST_CASE("tool metrics count calls, errors, validation failures by rule, and la
   for (auto n : m.latency_buckets) bucketed += n;
   CHECK(bucketed == 4);
   CHECK_THROWS_AS(srv.metrics("nope"), std::out_of_range);
+}
+
+// --- the direct path: tools/call read without the message's tree, typed results written as text --
+
+namespace {
+
+// Keeps every message as the bytes a transport would write, whichever way the server sent it.
+class text_recorder final : public mcp::outbound {
+ public:
+  void send(const json& message) override { add(mcp::detail::to_json_text(message)); }
+  void send_result(const json& id, json result) override {
+    std::string line;
+    mcp::detail::write_response(id, result, line);
+    add(std::move(line));
+  }
+  void send_result_text(const json& id, std::string_view result) override {
+    std::string line;
+    mcp::detail::write_response_text(id, result, line);
+    add(std::move(line));
+    ++as_text;
+  }
+  std::vector<std::string> take() {
+    std::lock_guard lock(mutex_);
+    return std::exchange(lines_, {});
+  }
+  int as_text = 0;  // replies that came as text: the direct path ran
+
+ private:
+  void add(std::string line) {
+    std::lock_guard lock(mutex_);
+    lines_.push_back(std::move(line));
+  }
+  std::mutex mutex_;
+  std::vector<std::string> lines_;
+};
+
+struct recorded_session {
+  std::shared_ptr<text_recorder> out = std::make_shared<text_recorder>();
+  std::shared_ptr<mcp::session> s = std::make_shared<mcp::session>(out);
+
+  recorded_session(mcp::server& srv, const std::string& version) {
+    srv.handle_text(s, R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":")" + version +
+                           R"(","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");
+    srv.handle_text(s, R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+    out->take();
+  }
+};
+
+struct tagged {
+  int level = 0;
+  tt::color shade = tt::color::red;
+};
+MCP_STRUCT(tagged, (level, "Level"), (shade, "Shade"));
+
+// A server with a tool of every kind of answer: typed structs under each text option, text,
+// full results, errors of every channel, a list (wrapped for 2025-era clients), a runtime schema.
+void add_every_kind_of_tool(mcp::server& srv) {
+  srv.tool("add", "Adds.", [](const tt::add_args& in) -> tt::add_result { return {in.a + in.b}; });
+  srv.tool("paint", "Paints.", [](const tt::paint_args& in) {
+    return tt::profile{in.name, in.note, std::string(static_cast<std::size_t>(in.sizes.size()), '*') + "\"\xC3\xA9\n"};
+  });
+  mcp::tool_options md;
+  md.format = mcp::text_format::markdown;
+  srv.tool("paint_md", "Paints.", [](const tt::paint_args& in) { return tt::profile{in.name, in.note, "``` x"}; }, md);
+  mcp::tool_options custom;
+  custom.render = [](const json& j) { return "name=" + j["name"].get<std::string>(); };
+  srv.tool("paint_custom", "Paints.", [](const tt::paint_args& in) { return tt::profile{in.name, std::nullopt, ""}; }, custom);
+  mcp::tool_options budget;
+  budget.text_budget = 24;
+  srv.tool("paint_budget", "Paints.", [](const tt::paint_args& in) { return tt::profile{in.name, in.note, std::string(40, 'b')}; },
+           budget);
+  srv.tool("text_budget", "Text.", [](const tt::add_args& in) { return std::string(static_cast<std::size_t>(in.a % 100), 'x'); },
+           budget);
+  mcp::tool_options checked;
+  checked.validate_output = true;
+  srv.tool("checked", "Checked.", [](const tt::add_args& in) -> tt::paint_args {
+    return {std::string(static_cast<std::size_t>(in.a % 6), 'n'), tt::color::red, std::nullopt, {}};
+  }, checked);
+  srv.tool("shout", "Shouts.", [](const tt::paint_args& in) { return tt::shouty{in.name}; });
+  srv.tool("either", "Result.", [](const tt::add_args& in) -> mcp::result<tt::add_result> {
+    if (in.b < 0) return mcp::tool_error("b must not be negative");
+    return tt::add_result{in.a - in.b};
+  });
+  srv.tool("nothing", "No arguments.", [](mcp::context& ctx) { return std::string(ctx.cancelled() ? "c" : "ok"); });
+  srv.tool("full", "Full control.", [](const tt::add_args& in) {
+    mcp::tool_result r;
+    r.content.push_back(mcp::text("one"));
+    if (in.a > 0) r.structured_content = json::array({in.a, in.b});
+    r.is_error = in.b > 5;
+    return r;
+  });
+  srv.tool("sizes", "A list.", [](const tt::add_args& in) { return std::vector<int>{in.a, in.b}; });
+  srv.tool("fails", "Throws.", [](const tt::add_args& in) -> tt::add_result {
+    if (in.a == 1) throw mcp::tool_error("try a=2");
+    if (in.a == 2) throw mcp::protocol_error(mcp::error_code::invalid_params, "a must not be 2");
+    if (in.a == 3) throw 7;
+    throw std::runtime_error("secret detail");
+  });
+  srv.tool("stray_enum", "Writes an enum value it has no name for.", [](const tt::add_args& in) {
+    return tagged{in.a, in.b == 0 ? tt::color::green : static_cast<tt::color>(9)};
+  });
+  srv.tool("raw", "Runtime schema.", mcp::runtime_schema{{{"type", "object"}, {"properties", {{"q", {{"type", "string"}}}}}}, nullptr},
+           [](const json& args) { return args.dump(); });
+}
+
+std::vector<std::string> every_kind_of_call() {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> tools = {
+      {"add", {R"({"a":1,"b":2})", R"({"a":"5","b":2})", R"({"a":1})", R"({"a":1,"b":2,"c":3})", R"({"a":1.5,"b":2})", "{}"}},
+      {"paint", {R"({"name":"wall","shade":"red","sizes":[1,2]})", R"({"name":"door","note":"\u00e9 \"q\"","sizes":[]})",
+                 R"({"name":"x"})", R"({"name":"wall","shade":"purple"})", R"({"name":"\ud83d\ude00\ud83d\ude00\ud83d\ude00"})"}},
+      {"paint_md", {R"({"name":"wall","note":"n"})", R"({"name":"wall"})"}},
+      {"paint_custom", {R"({"name":"wall"})"}},
+      {"paint_budget", {R"({"name":"wall"})", R"({"name":"wall","note":"a note"})"}},
+      {"text_budget", {R"({"a":10,"b":0})", R"({"a":90,"b":0})"}},
+      {"checked", {R"({"a":5,"b":0})", R"({"a":1,"b":0})"}},
+      {"shout", {R"({"name":"hey"})"}},
+      {"either", {R"({"a":5,"b":1})", R"({"a":5,"b":-1})"}},
+      {"nothing", {"{}", R"({"x":1})", "null"}},
+      {"full", {R"({"a":1,"b":2})", R"({"a":0,"b":9})"}},
+      {"sizes", {R"({"a":1,"b":2})"}},
+      {"fails", {R"({"a":1,"b":0})", R"({"a":2,"b":0})", R"({"a":3,"b":0})", R"({"a":4,"b":0})"}},
+      {"stray_enum", {R"({"a":1,"b":0})", R"({"a":1,"b":1})"}},
+      {"raw", {R"({"q":"x"})", R"({"q":1})", "{}"}},
+      {"missing", {"{}"}},
+  };
+  std::vector<std::string> calls;
+  int id = 1;
+  for (const auto& [tool, argument_sets] : tools)
+    for (const auto& args : argument_sets)
+      calls.push_back(R"({"jsonrpc":"2.0","id":)" + std::to_string(id++) + R"(,"method":"tools/call","params":{"name":")" +
+                      tool + R"(","arguments":)" + args + "}}");
+  // The envelope in other shapes: member order, white space, ids, what it leaves to the general path.
+  const std::vector<std::string> shapes = {
+      R"({"params":{"arguments":{"a":1,"b":2},"name":"add"},"method":"tools/call","id":"s-1","jsonrpc":"2.0"})",
+      " { \"jsonrpc\" : \"2.0\" ,\t\"id\" : 9007199254740993 , \"method\" : \"tools/call\" , \"params\" : { \"name\" : \"add\" , \"arguments\" : { \"a\" : 1 , \"b\" : 2 } } } \r\n",
+      R"({"jsonrpc":"2.0","id":-5,"method":"tools/call","params":{"name":"nothing"}})",
+      R"({"jsonrpc":"2.0","id":18446744073709551615,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}})",
+      R"({"jsonrpc":"2.0","id":"\u00e9","method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}})",
+      R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2},"_meta":{"progressToken":4}}})",
+      R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}},"extra":true})",
+      R"({"jsonrpc":"2.0","id":3,"id":4,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}})",
+      R"({"jsonrpc":"2.0","id":3,"method":"tools\/call","params":{"name":"add","arguments":{"a":1,"b":2}}})",
+      R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"\u0061dd","arguments":{"a":1,"b":2}}})",
+      R"({"jsonrpc":"1.0","id":3,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}})",
+      R"({"jsonrpc":"2.0","id":null,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}})",
+      R"({"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}})",
+      R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":[1,2]}})",
+      R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":7,"arguments":{}}})",
+      R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"arguments":{}}})",
+      R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":[]})",
+      R"({"jsonrpc":"2.0","id":3,"method":"tools/call"})",
+      R"({"jsonrpc":"2.0","method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}})",
+      "\xEF\xBB\xBF{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"add\",\"arguments\":{\"a\":1,\"b\":2}}}",
+      R"({"jsonrpc":"2.0","id":3,"method":"tools/list"})",
+      R"([{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":{}}}])",
+  };
+  calls.insert(calls.end(), shapes.begin(), shapes.end());
+  return calls;
+}
+
+}  // namespace
+
+TEST_CASE("direct path: read_tool_call reads the usual tools/call and declines everything else") {
+  auto call = mcp::detail::read_tool_call(
+      R"({"params":{"arguments":{"a":1},"name":"add"},"id":"x","method":"tools/call","jsonrpc":"2.0"})", 128);
+  REQUIRE(call);
+  CHECK(call->id == "x");
+  CHECK(call->name == "add");
+  CHECK(call->arguments == json{{"a", 1}});
+  call = mcp::detail::read_tool_call(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"n"}})", 128);
+  REQUIRE(call);
+  CHECK(call->arguments.is_null());
+
+  const std::string usual = R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"add","arguments":{"a":[[1]]}}})";
+  CHECK(mcp::detail::read_tool_call(usual, 5));
+  CHECK_FALSE(mcp::detail::read_tool_call(usual, 4));  // the arguments reach five levels
+  for (std::size_t cut = 0; cut < usual.size(); ++cut) CHECK_FALSE(mcp::detail::read_tool_call(usual.substr(0, cut), 128));
+
+  // Whatever it accepts, the general reader reads the same; whatever is not JSON, it declines.
+  std::mt19937 rng(7);
+  const std::string alphabet = "{}[]\":,\\ u0123456789abcdeftrulnsj.-+eE\x80\xC3\xA9";
+  int accepted = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::string text = usual;
+    for (int edits = 1 + static_cast<int>(rng() % 3); edits > 0; --edits) {
+      const std::size_t at = rng() % (text.size() + 1);
+      const char c = alphabet[rng() % alphabet.size()];
+      switch (rng() % 3) {
+        case 0: text.insert(text.begin() + static_cast<long>(at), c); break;
+        case 1: if (at < text.size()) text.erase(at, 1); break;
+        default: if (at < text.size()) text[at] = c;
+      }
+    }
+    auto read = mcp::detail::read_tool_call(text, 128);
+    json whole;
+    const bool is_json = mcp::detail::read_json(text, whole, 128) == mcp::detail::read_result::ok;
+    if (!read) continue;
+    ++accepted;
+    INFO(text);
+    REQUIRE(is_json);
+    REQUIRE(whole.size() == 4);
+    CHECK(whole["jsonrpc"] == "2.0");
+    CHECK(whole["method"] == "tools/call");
+    CHECK(whole["id"] == read->id);
+    CHECK(whole["params"]["name"] == std::string(read->name));
+    CHECK(whole["params"].value("arguments", json()) == read->arguments);
+    CHECK(whole["params"].size() == (whole["params"].contains("arguments") ? 2u : 1u));
+  }
+  CHECK(accepted > 100);  // the mutations do keep some calls valid
+}
+
+TEST_CASE("direct path: every reply is byte for byte what the general path sends") {
+  for (const char* version : {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}) {
+    for (bool validate_output : {false, true}) {
+      mcp::server_options options;
+      options.validate_output = validate_output;
+      options.log_sink = [](std::string_view) {};
+      mcp::server srv({"direct", "1.0"}, options);
+      add_every_kind_of_tool(srv);
+      recorded_session direct(srv, version), general(srv, version);
+      for (const std::string& text : every_kind_of_call()) {
+        INFO(version << (validate_output ? " with" : " without") << " output validation: " << text);
+        srv.handle_text(direct.s, text);
+        json message;
+        if (mcp::detail::read_json(text, message, 128) == mcp::detail::read_result::ok)
+          srv.handle(general.s, std::move(message));
+        else
+          srv.handle_text(general.s, text);
+        const auto expected = general.out->take();
+        const auto got = direct.out->take();
+        CHECK(got == expected);
+      }
+      CHECK(direct.out->as_text > 30);  // most calls did take the direct path
+      CHECK(general.out->as_text == 0);
+    }
+  }
+}
+
+TEST_CASE("direct path: what it leaves to the general path") {
+  auto srv = make_server();
+  add_every_kind_of_tool(srv);
+  const std::string add = R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}})";
+
+  // Before initialize: refused as the general path refuses it.
+  recorded_session early(srv, "2025-11-25");
+  auto fresh = std::make_shared<mcp::session>(early.out);
+  srv.handle_text(fresh, add);
+  auto lines = early.out->take();
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0].find("Server not initialized") != std::string::npos);
+  CHECK(early.out->as_text == 0);
+
+  // A busy id: the second call is refused while the first runs.
+  std::atomic<bool> release{false};
+  std::atomic<bool> started{false};
+  srv.tool("wait", "Waits.", [&] {
+    started = true;
+    while (!release) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return std::string("done");
+  });
+  recorded_session busy(srv, "2025-11-25");
+  auto threaded = std::make_shared<mcp::session>(busy.out, [](std::function<void()> job) { std::thread(std::move(job)).detach(); });
+  srv.handle_text(threaded, R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}})");
+  const std::string wait = R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"wait","arguments":{}}})";
+  srv.handle_text(threaded, wait);
+  while (!started) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  srv.handle_text(threaded, wait);
+  release = true;
+  lines.clear();
+  for (int i = 0; i < 2000 && lines.size() < 3; ++i) {
+    for (auto& l : busy.out->take()) lines.push_back(std::move(l));
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  INFO(lines[0] << "\n" << lines[1] << "\n" << lines[2]);
+  REQUIRE(lines.size() == 3);  // initialize, the refusal, the answer
+  CHECK(lines[1].find("already in use") != std::string::npos);
+  CHECK(lines[2].find("done") != std::string::npos);
+
+  // A replaced tools/call method is called as it is.
+  srv.method("tools/call", {[](mcp::context&, const json&) { return json{{"replaced", true}}; }, false});
+  recorded_session replaced(srv, "2025-11-25");
+  srv.handle_text(replaced.s, add);
+  lines = replaced.out->take();
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0] == R"({"id":1,"jsonrpc":"2.0","result":{"replaced":true}})");
+  CHECK(replaced.out->as_text == 0);
 }

@@ -9,6 +9,7 @@
 #include <mcp/detail/mcp_headers.hpp>
 #include <mcp/detail/stateless_rules.hpp>
 #include <mcp/detail/sse.hpp>
+#include <mcp/detail/tool_call.hpp>
 #include <mcp/json.hpp>
 #include <mcp/jsonrpc.hpp>
 #include <mcp/server.hpp>
@@ -158,6 +159,16 @@ class post_reply final : public outbound {
     }
     std::string body;
     write_response(id, result, body);
+    respond_json_locked(std::move(body), nullptr);
+  }
+  void send_result_text(const json& id, std::string_view result) override {
+    std::unique_lock lock(mutex_);
+    if (state_ != state::waiting) {
+      lock.unlock();
+      return outbound::send_result_text(id, result);  // onto the open stream, as any message
+    }
+    std::string body;
+    write_response_text(id, result, body);
     respond_json_locked(std::move(body), nullptr);
   }
 
@@ -442,25 +453,29 @@ class endpoint {
     if (!content_type || !is_json_content_type(*content_type))
       return ex->respond(
           rpc_error_response(415, -32000, "Unsupported Media Type: Content-Type must be application/json"));
-    json message;
-    switch (read_json(req.body, message, srv_.options().max_json_depth)) {
-      case read_result::ok: break;
-      case read_result::too_deep: return ex->respond(json_response(400, srv_.too_deep_error()));
-      case read_result::invalid:
-        return ex->respond(rpc_error_response(400, error_code::parse_error, "Parse error: the body is not valid JSON"));
+    incoming in{read_tool_call(req.body, srv_.options().max_json_depth), nullptr, req.body};
+    if (in.call && srv_.options().serve_stateless && header_claims_modern(req)) in.call.reset();  // a malformed 2026 request
+    if (!in.call) {
+      switch (read_json(req.body, in.message, srv_.options().max_json_depth)) {
+        case read_result::ok: break;
+        case read_result::too_deep: return ex->respond(json_response(400, srv_.too_deep_error()));
+        case read_result::invalid:
+          return ex->respond(rpc_error_response(400, error_code::parse_error, "Parse error: the body is not valid JSON"));
+      }
+      if (in.message.is_array())
+        return ex->respond(rpc_error_response(400, error_code::invalid_request,
+                                              "Invalid request: batch arrays are not supported; send one message per POST"));
+      if (srv_.options().serve_stateless && is_stateless_era(req, in.message))
+        return post_stateless_era(req, ex, std::move(in.message));
     }
-    if (message.is_array())
-      return ex->respond(rpc_error_response(400, error_code::invalid_request,
-                                            "Invalid request: batch arrays are not supported; send one message per POST"));
-    if (srv_.options().serve_stateless && is_stateless_era(req, message)) return post_stateless_era(req, ex, std::move(message));
 
     std::optional<std::string> version;
     if (!version_ok(req, ex, version)) return;
 
-    const bool is_request = message.is_object() && message.contains("method") && message.contains("id");
-    const bool is_initialize = is_request && message["method"] == "initialize";
+    const bool is_request = in.is_request();
+    const bool is_initialize = in.is_initialize();
 
-    if (config_.stateless) return post_stateless(ex, std::move(message), is_request, is_initialize, version);
+    if (config_.stateless) return post_stateless(ex, std::move(in), is_request, is_initialize, version);
 
     std::shared_ptr<http_session> owner;
     post_reply::setup setup;
@@ -482,15 +497,32 @@ class endpoint {
     }
     owner->touch();
 
-    if (!is_request) return post_no_reply(ex, owner->core(), std::move(message));
+    if (!is_request) return post_no_reply(ex, owner->core(), std::move(in.message));
     setup.ex = ex;
     setup.owner = owner;
     setup.core = owner->core();
     setup.header_version = version.value_or(std::string(assumed_version));
     setup.retry_ms = config_.retry_ms;
     setup.replay_events = config_.replay_events;
-    srv_.handle(owner->core(), std::move(message), std::make_shared<post_reply>(std::move(setup)));
+    std::move(in).deliver(srv_, owner->core(), std::make_shared<post_reply>(std::move(setup)));
   }
+
+  // One POSTed message: the usual tools/call as read_tool_call read it, without a tree (the core
+  // then runs it from the text), or any other message, parsed whole.
+  struct incoming {
+    std::optional<tool_call> call;
+    json message;
+    std::string_view text;
+
+    bool is_request() const { return call || (message.is_object() && message.contains("method") && message.contains("id")); }
+    bool is_initialize() const { return is_request() && !call && message["method"] == "initialize"; }
+    void deliver(server& srv, const std::shared_ptr<session>& core, std::shared_ptr<outbound> reply) && {
+      if (call)
+        srv.handle_call(core, std::move(*call), text, std::move(reply));
+      else
+        srv.handle(core, std::move(message), std::move(reply));
+    }
+  };
 
   // Notifications and responses: 202 when accepted, 400 with the core's error otherwise.
   void post_no_reply(const std::shared_ptr<exchange>& ex, const std::shared_ptr<session>& core, json message) {
@@ -504,7 +536,7 @@ class endpoint {
 
   // A fresh session per POST. Requests other than initialize run as if initialized with the
   // header's version (else the latest), with no client capabilities known.
-  void post_stateless(const std::shared_ptr<exchange>& ex, json message, bool is_request, bool is_initialize,
+  void post_stateless(const std::shared_ptr<exchange>& ex, incoming in, bool is_request, bool is_initialize,
                       const std::optional<std::string>& header_version) {
     auto core = std::make_shared<session>(std::make_shared<discard_outbound>(), run_);
     if (!is_initialize) {
@@ -513,13 +545,13 @@ class endpoint {
       client.sessionless = true;
       core->set_initialized(std::move(client));
     }
-    if (!is_request) return post_no_reply(ex, core, std::move(message));
+    if (!is_request) return post_no_reply(ex, core, std::move(in.message));
     post_reply::setup setup;
     setup.ex = ex;
     setup.core = core;
     setup.header_version = header_version.value_or(std::string(assumed_version));
     setup.replay_events = config_.replay_events;
-    srv_.handle(core, std::move(message), std::make_shared<post_reply>(std::move(setup)));
+    std::move(in).deliver(srv_, core, std::make_shared<post_reply>(std::move(setup)));
   }
 
   // ---- POST of the 2026-07-28 era: every request on its own ----
@@ -529,9 +561,11 @@ class endpoint {
   static bool is_stateless_era(const request& req, const json& message) {
     if (!message.is_object()) return false;
     if (auto params = message.find("params"); params != message.end() && claims_stateless(*params)) return true;
+    return message.contains("method") && header_claims_modern(req);
+  }
+  static bool header_claims_modern(const request& req) {
     const auto header = req.headers.get("MCP-Protocol-Version");
-    return header && message.contains("method") &&
-           (is_modern_protocol_version(*header) || (!is_supported_protocol_version(*header) && *header >= "2026-07-28"));
+    return header && (is_modern_protocol_version(*header) || (!is_supported_protocol_version(*header) && *header >= "2026-07-28"));
   }
 
   // 2026-07-28 answers errors of the envelope and headers with HTTP statuses.

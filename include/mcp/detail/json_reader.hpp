@@ -38,6 +38,43 @@ class json_reader {
     return p_ == end_ ? read_result::ok : read_result::invalid;
   }
 
+  // Piece by piece, for readers of a message of known shape (tool_call.hpp). Each skips the
+  // white space before what it reads; `depth` counts the levels already open around a value.
+  bool consume(char c) {
+    skip_space();
+    if (p_ == end_ || *p_ != c) return false;
+    ++p_;
+    return true;
+  }
+  bool read_string(std::string& out) {
+    skip_space();
+    return p_ < end_ && *p_ == '"' && string(out);
+  }
+  // A string of printable ASCII without escapes, as a view of the text: false for any other string.
+  bool read_plain_string(std::string_view& out) {
+    skip_space();
+    if (p_ == end_ || *p_ != '"') return false;
+    const char* start = ++p_;
+    for (; p_ < end_; ++p_) {
+      const auto c = static_cast<unsigned char>(*p_);
+      if (c == '"') {
+        out = std::string_view(start, static_cast<std::size_t>(p_ - start));
+        ++p_;
+        return true;
+      }
+      if (c < 0x20 || c == '\\' || c >= 0x80) return false;
+    }
+    return false;
+  }
+  bool read_value(json& out, std::size_t depth) {
+    skip_space();
+    return value(out, depth);
+  }
+  bool at_end() {
+    skip_space();
+    return p_ == end_;
+  }
+
  private:
   static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 

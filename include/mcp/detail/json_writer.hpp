@@ -14,10 +14,82 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace mcp {
 inline namespace v0 {
 namespace detail {
+
+template <class Int>
+void write_json_integer(Int i, std::string& out) {
+  char buffer[24];
+  const auto end = std::to_chars(buffer, buffer + sizeof buffer, i).ptr;
+  out.append(buffer, static_cast<std::size_t>(end - buffer));
+}
+
+inline void write_json_double(double x, std::string& out) {
+  if (!std::isfinite(x)) {
+    out += "null";
+    return;
+  }
+  // Whole numbers of up to 15 digits come out as the integer and ".0", as nlohmann writes them,
+  // without its digit generation (tool results are often such numbers). -0.0 takes the long way.
+  if (x != 0 && std::fabs(x) < 1e15 && std::trunc(x) == x) {
+    write_json_integer(static_cast<std::int64_t>(x), out);
+    out += ".0";
+    return;
+  }
+  char buffer[64];
+  // nlohmann's own shortest round-trip form (Grisu2, "1.0" for whole numbers, "1e+20").
+  const char* end = nlohmann::detail::to_chars(buffer, buffer + sizeof buffer, x);
+  out.append(buffer, static_cast<std::size_t>(end - buffer));
+}
+
+// A string as a JSON string literal.
+inline void write_json_string(std::string_view s, std::string& out) {
+  const std::size_t start = out.size();
+  out += '"';
+  const char* p = s.data();
+  const char* const end = p + s.size();
+  while (p < end) {
+    const char* run = p;
+    while (p < end) {
+      const auto c = static_cast<unsigned char>(*p);
+      if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80) break;
+      ++p;
+    }
+    out.append(run, static_cast<std::size_t>(p - run));
+    if (p == end) break;
+    const auto c = static_cast<unsigned char>(*p);
+    if (c >= 0x80) {
+      const std::size_t n = utf8_sequence_length(p, static_cast<std::size_t>(end - p));
+      if (n == 0) {  // invalid UTF-8 (rare: our own strings are valid): nlohmann decides what replaces it
+        out.resize(start);
+        out += json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
+        return;
+      }
+      out.append(p, n);
+      p += n;
+      continue;
+    }
+    ++p;
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default: {
+        static constexpr char hex[] = "0123456789abcdef";
+        const char escaped[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xF]};
+        out.append(escaped, sizeof escaped);
+      }
+    }
+  }
+  out += '"';
+}
 
 class json_writer {
  public:
@@ -27,10 +99,10 @@ class json_writer {
     switch (v.type()) {
       case json::value_t::null: out_ += "null"; return;
       case json::value_t::boolean: out_ += v.get<bool>() ? "true" : "false"; return;
-      case json::value_t::number_integer: integer(v.get<std::int64_t>()); return;
-      case json::value_t::number_unsigned: integer(v.get<std::uint64_t>()); return;
-      case json::value_t::number_float: floating(v.get<double>()); return;
-      case json::value_t::string: string(v.get_ref<const std::string&>(), &v); return;
+      case json::value_t::number_integer: write_json_integer(v.get<std::int64_t>(), out_); return;
+      case json::value_t::number_unsigned: write_json_integer(v.get<std::uint64_t>(), out_); return;
+      case json::value_t::number_float: write_json_double(v.get<double>(), out_); return;
+      case json::value_t::string: write_json_string(v.get_ref<const std::string&>(), out_); return;
       case json::value_t::array: {
         out_ += '[';
         bool first = true;
@@ -48,7 +120,7 @@ class json_writer {
         for (const auto& [key, item] : v.get_ref<const json::object_t&>()) {
           if (!first) out_ += ',';
           first = false;
-          string(key, nullptr);
+          write_json_string(key, out_);
           out_ += ':';
           value(item);
         }
@@ -62,78 +134,6 @@ class json_writer {
   }
 
  private:
-  template <class Int>
-  void integer(Int i) {
-    char buffer[24];
-    const auto end = std::to_chars(buffer, buffer + sizeof buffer, i).ptr;
-    out_.append(buffer, static_cast<std::size_t>(end - buffer));
-  }
-
-  void floating(double x) {
-    if (!std::isfinite(x)) {
-      out_ += "null";
-      return;
-    }
-    // Whole numbers of up to 15 digits come out as the integer and ".0", as nlohmann writes them,
-    // without its digit generation (tool results are often such numbers). -0.0 takes the long way.
-    if (x != 0 && std::fabs(x) < 1e15 && std::trunc(x) == x) {
-      integer(static_cast<std::int64_t>(x));
-      out_ += ".0";
-      return;
-    }
-    char buffer[64];
-    // nlohmann's own shortest round-trip form (Grisu2, "1.0" for whole numbers, "1e+20").
-    const char* end = nlohmann::detail::to_chars(buffer, buffer + sizeof buffer, x);
-    out_.append(buffer, static_cast<std::size_t>(end - buffer));
-  }
-
-  // `holder` is the json holding `s`, when there is one (keys have none).
-  void string(const std::string& s, const json* holder) {
-    const std::size_t start = out_.size();
-    out_ += '"';
-    const char* p = s.data();
-    const char* const end = p + s.size();
-    while (p < end) {
-      const char* run = p;
-      while (p < end) {
-        const auto c = static_cast<unsigned char>(*p);
-        if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80) break;
-        ++p;
-      }
-      out_.append(run, static_cast<std::size_t>(p - run));
-      if (p == end) break;
-      const auto c = static_cast<unsigned char>(*p);
-      if (c >= 0x80) {
-        const std::size_t n = utf8_sequence_length(p, static_cast<std::size_t>(end - p));
-        if (n == 0) {  // invalid UTF-8: nlohmann decides what replaces it
-          out_.resize(start);
-          out_ += holder ? holder->dump(-1, ' ', false, json::error_handler_t::replace)
-                         : json(s).dump(-1, ' ', false, json::error_handler_t::replace);
-          return;
-        }
-        out_.append(p, n);
-        p += n;
-        continue;
-      }
-      ++p;
-      switch (c) {
-        case '"': out_ += "\\\""; break;
-        case '\\': out_ += "\\\\"; break;
-        case '\b': out_ += "\\b"; break;
-        case '\f': out_ += "\\f"; break;
-        case '\n': out_ += "\\n"; break;
-        case '\r': out_ += "\\r"; break;
-        case '\t': out_ += "\\t"; break;
-        default: {
-          static constexpr char hex[] = "0123456789abcdef";
-          const char escaped[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xF]};
-          out_.append(escaped, sizeof escaped);
-        }
-      }
-    }
-    out_ += '"';
-  }
-
   std::string& out_;
 };
 
@@ -149,6 +149,38 @@ inline void write_response(const json& id, const json& result, std::string& out)
   write_json(result, out);
   out += '}';
 }
+
+// The same around a result already written as JSON text.
+inline void write_response_text(const json& id, std::string_view result, std::string& out) {
+  out += "{\"id\":";
+  write_json(id, out);
+  out += ",\"jsonrpc\":\"2.0\",\"result\":";
+  out += result;
+  out += '}';
+}
+
+// A string that hands its capacity on to the next one on this thread: text written for every
+// request costs no allocation once the buffer has grown. Nesting is safe: an inner one starts
+// without the capacity and the outer one keeps its own.
+class reused_string {
+ public:
+  reused_string() { value.swap(spare()); }
+  ~reused_string() {
+    if (value.capacity() > (std::size_t{1} << 20)) return;  // a huge one is let go
+    value.clear();
+    spare().swap(value);
+  }
+  reused_string(const reused_string&) = delete;
+  reused_string& operator=(const reused_string&) = delete;
+
+  std::string value;
+
+ private:
+  static std::string& spare() {
+    thread_local std::string kept;
+    return kept;
+  }
+};
 
 // The compact JSON text of `v`, as json::dump(-1, ' ', false, error_handler_t::replace) gives it.
 inline std::string to_json_text(const json& v) {

@@ -117,6 +117,7 @@ inline std::vector<std::string> server::tool_names() const {
 
 inline void server::method(std::string name, method_handler handler) {
   std::unique_lock lock(registry_mutex_);
+  if (name == "tools/call") builtin_tools_call_ = false;
   methods_[std::move(name)] = std::move(handler);
 }
 
@@ -165,6 +166,7 @@ inline std::optional<json> progress_token_of(const json& params) {
 inline void server::handle_text(const std::shared_ptr<session>& s, std::string_view text,
                                 std::shared_ptr<outbound> replies) {
   if (!replies) replies = s->out_ptr();
+  if (auto call = detail::read_tool_call(text, options_.max_json_depth); call && call_directly(s, *call, replies)) return;
   json message;
   switch (detail::read_json(text, message, options_.max_json_depth)) {
     case detail::read_result::ok: return handle(s, std::move(message), std::move(replies));
@@ -172,6 +174,63 @@ inline void server::handle_text(const std::shared_ptr<session>& s, std::string_v
     case detail::read_result::invalid:
       return replies->send(jsonrpc::error(nullptr, error_code::parse_error, "Parse error: the message is not valid JSON"));
   }
+}
+
+inline void server::handle_call(const std::shared_ptr<session>& s, detail::tool_call call, std::string_view text,
+                                std::shared_ptr<outbound> replies) {
+  if (!replies) replies = s->out_ptr();
+  if (call_directly(s, call, replies)) return;
+  json message;
+  if (detail::read_json(text, message, options_.max_json_depth) != detail::read_result::ok)
+    throw std::invalid_argument("mcp: server::handle_call was given text that read_tool_call did not read");
+  handle(s, std::move(message), std::move(replies));
+}
+
+inline bool server::call_directly(const std::shared_ptr<session>& s, detail::tool_call& call,
+                                  const std::shared_ptr<outbound>& replies) {
+  // What handle() and run_request() would check first, and answer here the same way: a replaced
+  // tools/call, a connection that speaks 2026-07-28 or is not initialized, an unknown tool and a
+  // busy id are left to them.
+  if (!builtin_tools_call_ || s->pinned_stateless() || s->current_phase() != session::phase::initialized) return false;
+  std::shared_ptr<const tool_definition> tool = find_tool(call.name);
+  if (!tool) return false;
+  auto state = s->begin_request(call.id, std::nullopt);
+  if (!state) return false;
+  auto work = [this, s, state, replies, tool = std::move(tool), arguments = std::move(call.arguments),
+               client = s->client_ptr()]() {
+    static const json no_arguments = json::object();
+    const json& args = arguments.is_null() ? no_arguments : arguments;
+    detail::reused_string text;
+    json reply;  // the result when the tool has no text form, or the whole error message
+    bool is_result = false, as_text = false;
+    if (!state->cancelled) {
+      context ctx(s, state, replies, client);
+      try {
+        if (tool->invoke_text) {
+          const auto start = std::chrono::steady_clock::now();
+          const bool is_error = tool->invoke_text(args, ctx, text.value);
+          tool->stats->record_call(
+              std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start), is_error);
+          as_text = true;
+        } else {
+          reply = run_tool(*tool, args, ctx);
+        }
+        is_result = true;
+      } catch (...) {
+        reply = failure_reply(*state, "tools/call");
+      }
+    }
+    finish_request(*s, *state, [&] {
+      if (as_text)
+        replies->send_result_text(state->id, text.value);
+      else if (is_result)
+        replies->send_result(state->id, std::move(reply));
+      else
+        replies->send(reply);
+    });
+  };
+  s->run()(std::move(work));
+  return true;
 }
 
 inline json server::too_deep_error() const {
@@ -296,38 +355,55 @@ inline void server::dispatch(const std::shared_ptr<session>& s, std::shared_ptr<
           reply = input_required_result(name, params, std::move(asked), *round);
           is_result = true;
         } else {
-          log_diagnostic("request " + state->id.dump() + ": a '" + name + "' handler asked the client for input; " +
-                         "only tools/call, prompts/get and resources/read may");
-          reply = jsonrpc::error(state->id, error_code::internal_error, "Internal error");
+          reply = failure_reply(*state, name);
         }
-      } catch (const protocol_error& e) {
-        reply = jsonrpc::error(state->id, e);
-      } catch (const detail::missing_capability& e) {
-        reply = jsonrpc::error(state->id, error_code::missing_required_client_capability,
-                               "Missing required client capability: " + e.capability,
-                               json{{"requiredCapabilities", {{e.capability, json::object()}}}});
-      } catch (const std::exception& e) {
-        log_diagnostic("request " + state->id.dump() + " failed: " + e.what());
-        reply = jsonrpc::error(state->id, error_code::internal_error, "Internal error");
+      } catch (...) {
+        reply = failure_reply(*state, name);
       }
     }
-    state->finished = true;
-    {
-      // Taking the progress lock orders the reply after any progress notification in flight.
-      std::lock_guard lock(state->progress_mutex);
-    }
-    // The id is free again before the reply goes out: a client may reuse it as soon as it has the answer.
-    s->end_request(state->id);
-    if (state->cancelled) return;
-    if (is_result)
-      replies->send_result(state->id, std::move(reply));
-    else
-      replies->send(reply);
+    finish_request(*s, *state, [&] {
+      if (is_result)
+        replies->send_result(state->id, std::move(reply));
+      else
+        replies->send(reply);
+    });
   };
   if (slow)
     s->run()(std::move(work));
   else
     work();
+}
+
+inline json server::failure_reply(const request_state& state, const std::string& method) const {
+  try {
+    throw;
+  } catch (const detail::input_required&) {
+    log_diagnostic("request " + state.id.dump() + ": a '" + method + "' handler asked the client for input; " +
+                   "only tools/call, prompts/get and resources/read may");
+  } catch (const protocol_error& e) {
+    return jsonrpc::error(state.id, e);
+  } catch (const detail::missing_capability& e) {
+    return jsonrpc::error(state.id, error_code::missing_required_client_capability,
+                          "Missing required client capability: " + e.capability,
+                          json{{"requiredCapabilities", {{e.capability, json::object()}}}});
+  } catch (const std::exception& e) {
+    log_diagnostic("request " + state.id.dump() + " failed: " + e.what());
+  } catch (...) {
+    log_diagnostic("request " + state.id.dump() + " failed with an exception that is not a std::exception");
+  }
+  return jsonrpc::error(state.id, error_code::internal_error, "Internal error");
+}
+
+template <class Send>
+void server::finish_request(session& s, request_state& state, Send&& send) {
+  state.finished = true;
+  {
+    // Taking the progress lock orders the reply after any progress notification in flight.
+    std::lock_guard lock(state.progress_mutex);
+  }
+  // The id is free again before the reply goes out: a client may reuse it as soon as it has the answer.
+  s.end_request(state.id);
+  if (!state.cancelled) send();
 }
 
 inline json server::initialize(const std::shared_ptr<session>& s, const json& params) {
@@ -388,11 +464,15 @@ inline json server::call_tool(context& ctx, const json& params) const {
     throw protocol_error(error_code::invalid_params, "Unknown tool: '" + name->get<std::string>() + "'. Available tools: " +
                                                          (known.empty() ? "none" : known));
   }
+  return run_tool(*tool, *arguments, ctx);
+}
+
+inline json server::run_tool(const tool_definition& tool, const json& arguments, context& ctx) const {
   const auto start = std::chrono::steady_clock::now();
-  json result = tool->invoke(*arguments, ctx);
+  json result = tool.invoke(arguments, ctx);
   detail::add_text_for_structured(result);
-  if (!ctx.client().stateless) detail::project_call_result(result, tool->output_schema);
-  tool->stats->record_call(
+  if (!ctx.client().stateless) detail::project_call_result(result, tool.output_schema);
+  tool.stats->record_call(
       std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start),
       result.value("isError", false));
   return result;

@@ -56,6 +56,12 @@ class fd_writer final : public outbound {
     line.push_back('\n');
     send_line(line);
   }
+  void send_result_text(const json& id, std::string_view result) override {
+    std::string& line = line_buffer();
+    write_response_text(id, result, line);
+    line.push_back('\n');
+    send_line(line);
+  }
 
   void hold() {
     std::lock_guard lock(mutex_);
