@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -139,6 +140,9 @@ class child {
     close(out[1]);
     in_ = in[1];
     out_ = out[0];
+    // Requests leave without blocking: a driver stuck in write() while the server waits for it to
+    // read its replies would measure that deadlock, not the server.
+    fcntl(in_, F_SETFL, fcntl(in_, F_GETFL) | O_NONBLOCK);
   }
   ~child() { stop(); }
   child(const child&) = delete;
@@ -146,40 +150,53 @@ class child {
 
   int pid() const { return pid_; }
 
-  void write_all(const std::string& text) {
-    std::size_t done = 0;
-    while (done < text.size()) {
-      ssize_t n = ::write(in_, text.data() + done, text.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) fail("the server stopped reading (it exited?)");
-      done += static_cast<std::size_t>(n);
+  // Queues text for the server and writes what the pipe takes now; read_lines writes the rest as
+  // the server reads.
+  void send(std::string_view text) {
+    unsent_.append(text);
+    write_some();
+  }
+  // Sends text and waits until it has all gone.
+  void write_all(std::string_view text) {
+    send(text);
+    while (!unsent_.empty()) {
+      pollfd p{in_, POLLOUT, 0};
+      poll(&p, 1, 1000);
+      write_some();
     }
   }
 
-  // Complete lines that arrived within `timeout` (zero: only what is there already).
-  std::vector<std::string> read_lines(clock_type::duration timeout) {
-    std::vector<std::string> lines;
-    pollfd p{out_, POLLIN, 0};
+  // Calls on_line(std::string_view) for each complete line that arrived within `timeout` (zero:
+  // only what is there already); returns how many. No allocation once the buffer has grown: the
+  // driver must cost far less than the servers it measures.
+  template <class OnLine>
+  std::size_t read_lines(clock_type::duration timeout, OnLine&& on_line) {
+    pollfd p[2] = {{out_, POLLIN, 0}, {in_, POLLOUT, 0}};
     auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::max(timeout, clock_type::duration::zero())).count();
     timespec ts{static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)};
-    if (ppoll(&p, 1, &ts, nullptr) <= 0) return lines;
-    char chunk[65536];
-    ssize_t n = ::read(out_, chunk, sizeof chunk);
+    if (ppoll(p, unsent_.empty() ? 1 : 2, &ts, nullptr) <= 0) return 0;
+    if (p[1].revents) write_some();
+    if (!p[0].revents) return 0;
+    const std::size_t kept = buffer_.size();
+    buffer_.resize(kept + 65536);
+    ssize_t n = ::read(out_, buffer_.data() + kept, 65536);
     if (n == 0) fail("the server closed its output (it exited?)");
-    if (n < 0) return lines;
-    buffer_.append(chunk, static_cast<std::size_t>(n));
-    std::size_t start = 0;
-    for (std::size_t nl; (nl = buffer_.find('\n', start)) != std::string::npos; start = nl + 1)
-      lines.emplace_back(buffer_, start, nl - start);
+    buffer_.resize(kept + static_cast<std::size_t>(std::max<ssize_t>(n, 0)));
+    if (n < 0) return 0;
+    std::size_t start = 0, count = 0;
+    for (std::size_t nl; (nl = buffer_.find('\n', start == 0 ? kept : start)) != std::string::npos; start = nl + 1) {
+      on_line(std::string_view(buffer_).substr(start, nl - start));
+      ++count;
+    }
     buffer_.erase(0, start);
-    return lines;
+    return count;
   }
 
   std::string read_line(double timeout_s) {
     auto start = clock_type::now();
     while (pending_.empty()) {
       if (seconds_since(start) > timeout_s) fail("no reply from the server within " + std::to_string(timeout_s) + " s");
-      for (auto& l : read_lines(std::chrono::milliseconds(100))) pending_.push_back(std::move(l));
+      read_lines(std::chrono::milliseconds(100), [&](std::string_view l) { pending_.emplace_back(l); });
     }
     std::string l = std::move(pending_.front());
     pending_.erase(pending_.begin());
@@ -208,7 +225,18 @@ class child {
   }
 
  private:
+  void write_some() {
+    while (!unsent_.empty()) {
+      ssize_t n = ::write(in_, unsent_.data(), unsent_.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && errno == EAGAIN) return;
+      if (n <= 0) fail("the server stopped reading (it exited?)");
+      unsent_.erase(0, static_cast<std::size_t>(n));
+    }
+  }
+
   int pid_ = -1, in_ = -1, out_ = -1;
+  std::string unsent_;  // requests the pipe did not take yet
   std::string buffer_;
   std::vector<std::string> pending_;
 };
@@ -230,26 +258,45 @@ const char* initialized_notification = R"({"jsonrpc":"2.0","method":"notificatio
 // The queries of the search benchmark: a mix of common and rarer words of the generated notes.
 const char* search_queries[] = {"harbor", "falcon river", "lantern", "copper meadow"};
 
+// Appends one tools/call request line (with its newline).
+void append_call_request(std::string& out, const std::string& tool, long id) {
+  char digits[24];
+  const std::string_view number(digits, static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, id).ptr - digits));
+  out += R"({"jsonrpc":"2.0","id":)";
+  out += number;
+  if (tool == "add") {
+    out += R"(,"method":"tools/call","params":{"name":"add","arguments":{"a":)";
+    out += number;
+    out += ",\"b\":0.5}}}\n";
+  } else {
+    out += R"(,"method":"tools/call","params":{"name":"search_notes","arguments":{"query":")";
+    out += search_queries[id % 4];
+    out += R"(","limit":5}}})";
+    out += '\n';
+  }
+}
+
 std::string call_request(const std::string& tool, long id) {
-  if (tool == "add")
-    return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
-           R"(,"method":"tools/call","params":{"name":"add","arguments":{"a":)" + std::to_string(id) +
-           R"(,"b":0.5}}})";
-  return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
-         R"(,"method":"tools/call","params":{"name":"search_notes","arguments":{"query":")" +
-         search_queries[id % 4] + R"(","limit":5}}})";
+  std::string line;
+  append_call_request(line, tool, id);
+  line.pop_back();
+  return line;
 }
 
 // The id of a reply, found without parsing the whole line (the driver must stay cheap). Results
 // hold no "id" keys of their own, and escaped ones inside text blocks are skipped.
-long reply_id(const std::string& line) {
-  for (std::size_t at = line.find("\"id\":"); at != std::string::npos; at = line.find("\"id\":", at + 1))
-    if (at == 0 || line[at - 1] != '\\') return std::strtol(line.c_str() + at + 5, nullptr, 10);
+long reply_id(std::string_view line) {
+  for (std::size_t at = line.find("\"id\":"); at != std::string_view::npos; at = line.find("\"id\":", at + 1)) {
+    if (at != 0 && line[at - 1] == '\\') continue;
+    long id = -1;
+    std::from_chars(line.data() + at + 5, line.data() + line.size(), id);
+    return id;
+  }
   return -1;
 }
 
-bool reply_failed(const std::string& line) {
-  return line.find("\"isError\":true") != std::string::npos || line.find("\"error\":{") != std::string::npos;
+bool reply_failed(std::string_view line) {
+  return line.find("\"isError\":true") != std::string_view::npos || line.find("\"error\":{") != std::string_view::npos;
 }
 
 // Checks one reply in full: the answer must be right, not only fast.
@@ -283,6 +330,9 @@ int cmd_stdio(const args& a) {
   if (tool != "add" && tool != "search") fail("--tool add|search");
 
   child c(a.command);
+  // The rate mode sleeps in poll until the next request is due, often for a few microseconds; with
+  // the default 50 us of timer slack it would send late. Set after the fork: the server keeps the default.
+  prctl(PR_SET_TIMERSLACK, 1UL);
   initialize(c);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const long idle_kb = rss_kb(c.pid());
@@ -302,29 +352,29 @@ int cmd_stdio(const args& a) {
   };
 
   // Pipelined: `inflight` requests outstanding at all times; a warm-up phase first (JIT, caches).
+  std::string batch;
   auto pipelined = [&](double duration, bool measure) {
-    std::string batch;
-    for (int i = 0; i < inflight; ++i) batch += call_request(tool, next_id++) + "\n";
+    batch.clear();
+    for (int i = 0; i < inflight; ++i) append_call_request(batch, tool, next_id++);
     c.write_all(batch);
     long outstanding = inflight, count = 0;
     auto start = clock_type::now();
     bool sending = true;
     while (outstanding > 0) {
       if (sending && (seconds_since(start) >= duration || count >= max_requests)) sending = false;
-      auto lines = c.read_lines(std::chrono::seconds(1));
       batch.clear();
-      for (auto& l : lines) {
+      const std::size_t got = c.read_lines(std::chrono::seconds(1), [&](std::string_view l) {
         --outstanding;
         ++count;
         if (reply_failed(l)) ++errors;
         if (sending) {
-          batch += call_request(tool, next_id++) + "\n";
+          append_call_request(batch, tool, next_id++);
           ++outstanding;
         }
-      }
-      if (!batch.empty()) c.write_all(batch);
+      });
+      if (!batch.empty()) c.send(batch);
       if (measure) sample_rss();
-      if (lines.empty() && seconds_since(start) > duration + 30) fail("replies stopped coming");
+      if (got == 0 && seconds_since(start) > duration + 30) fail("replies stopped coming");
     }
     return std::pair<long, double>{count, seconds_since(start)};
   };
@@ -334,7 +384,9 @@ int cmd_stdio(const args& a) {
     long count = 0;
     while (seconds_since(start) < duration && count < max_requests) {
       auto t0 = clock_type::now();
-      c.write_all(call_request(tool, next_id++) + "\n");
+      batch.clear();
+      append_call_request(batch, tool, next_id++);
+      c.write_all(batch);
       std::string l = c.read_line(30);
       double us = seconds_since(t0) * 1e6;
       if (reply_failed(l)) ++errors;
@@ -348,43 +400,57 @@ int cmd_stdio(const args& a) {
   };
 
   // Open loop at a fixed rate: latency counts from when a request was due, so a stalled server
-  // cannot hide its queue (no coordinated omission).
+  // cannot hide its queue (no coordinated omission). Ids are consecutive, so each request's times
+  // live in a ring indexed by id.
   auto at_rate = [&](double duration, double rate, bool measure) {
     struct timing {
       clock_type::time_point due, sent;
+      bool open = false;
     };
-    std::map<long, timing> due_of;
+    constexpr long ring_size = 1 << 17;  // more than may be outstanding at once
+    std::vector<timing> ring(ring_size);
+    if (measure) {  // growing these while measuring would stall the driver for milliseconds
+      const auto expected = static_cast<std::size_t>(rate * duration * 1.1) + 1000;
+      for (auto* v : {&latencies_us, &send_lags_us, &round_trips_us}) v->reserve(expected);
+    }
+    long outstanding = 0;
     auto start = clock_type::now();
     const auto interval = std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(1.0 / rate));
     auto next_due = start;
     long count = 0;
     while (true) {
       const bool sending = seconds_since(start) < duration;
-      if (!sending && due_of.empty()) break;
-      std::string batch;
+      if (!sending && outstanding == 0) break;
+      batch.clear();
       auto now = clock_type::now();
-      for (; sending && next_due <= now && due_of.size() < 100000; next_due += interval) {
-        due_of[next_id] = {next_due, now};
-        batch += call_request(tool, next_id++) + "\n";
+      for (; sending && next_due <= now && !ring[next_id % ring_size].open; next_due += interval) {
+        ring[next_id % ring_size] = {next_due, now, true};
+        ++outstanding;
+        append_call_request(batch, tool, next_id++);
       }
-      if (!batch.empty()) c.write_all(batch);
-      // Sleep in poll until the next request is due (never spin: the server needs the cores).
-      auto wait = sending ? std::min<clock_type::duration>(next_due - clock_type::now(), std::chrono::milliseconds(5))
+      if (!batch.empty()) c.send(batch);
+      // Sleep in poll until the next request is due, or a reply comes. Never spin, and never wake
+      // for less than 20 us: the server needs the cores, and what fell due meanwhile leaves in one
+      // write (its latency still counts from when it was due).
+      constexpr auto shortest = std::chrono::microseconds(20);
+      auto wait = sending ? std::clamp<clock_type::duration>(next_due - clock_type::now(), shortest, std::chrono::milliseconds(5))
                           : clock_type::duration(std::chrono::milliseconds(100));
-      auto lines = c.read_lines(wait);
-      const auto arrived = clock_type::now();
-      for (auto& l : lines) {
-        auto it = due_of.find(reply_id(l));
-        if (it == due_of.end()) continue;
+      clock_type::time_point arrived{};
+      c.read_lines(wait, [&](std::string_view l) {
+        if (arrived == clock_type::time_point{}) arrived = clock_type::now();
+        const long id = reply_id(l);
+        if (id < 0 || id >= next_id || !ring[id % ring_size].open) return;
+        timing& t = ring[id % ring_size];
+        t.open = false;
+        --outstanding;
         if (reply_failed(l)) ++errors;
         if (measure) {
-          latencies_us.push_back(std::chrono::duration<double, std::micro>(arrived - it->second.due).count());
-          send_lags_us.push_back(std::chrono::duration<double, std::micro>(it->second.sent - it->second.due).count());
-          round_trips_us.push_back(std::chrono::duration<double, std::micro>(arrived - it->second.sent).count());
+          latencies_us.push_back(std::chrono::duration<double, std::micro>(arrived - t.due).count());
+          send_lags_us.push_back(std::chrono::duration<double, std::micro>(t.sent - t.due).count());
+          round_trips_us.push_back(std::chrono::duration<double, std::micro>(arrived - t.sent).count());
         }
-        due_of.erase(it);
         ++count;
-      }
+      });
       if (measure) sample_rss();
       if (seconds_since(start) > duration + 30) fail("replies stopped coming");
     }
