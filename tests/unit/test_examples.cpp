@@ -206,6 +206,7 @@ TEST_CASE("notes: a kill -9 during a burst of writes leaves a readable store wit
   std::string dir = scratch_dir("kill");
   std::string store = dir + "/notes.json";
   std::set<std::string> acknowledged;
+  std::vector<std::string> other_replies;  // shown when the count is off
   {
     stdio_client c({MCP_NOTES_BINARY, "--store", store});
     c.initialize();
@@ -222,10 +223,13 @@ TEST_CASE("notes: a kill -9 during a burst of writes leaves a readable store wit
       json r = c.read(60s);
       if (r.contains("result") && !r["result"].value("isError", false))
         acknowledged.insert("Burst " + std::to_string(r["id"].get<int>() - 1000));
+      else if (other_replies.size() < 5)
+        other_replies.push_back(r.dump());
     }
     c.proc.signal(SIGKILL);
     c.proc.wait(10s);
   }
+  for (const auto& r : other_replies) UNSCOPED_INFO(r);
   REQUIRE(acknowledged.size() == 60);
   json doc = json::parse(read_file(store), nullptr, false);
   REQUIRE_FALSE(doc.is_discarded());

@@ -131,6 +131,7 @@ class header_map {
   using const_iterator = std::vector<header_field>::const_iterator;
 
   void add(std::string_view name, std::string_view value) {
+    if (fields_.empty()) fields_.reserve(12);  // a request's usual count, in one allocation
     fields_.push_back(header_field{std::string(name), std::string(value)});
   }
 
@@ -494,7 +495,16 @@ inline accepted_types parse_accept(std::string_view accept) {
 inline accepted_types parse_accept(const header_map& headers) {
   const auto first = headers.get("Accept");
   if (!first) return parse_accept(std::string_view{});
-  if (headers.count("Accept") == 1) return parse_accept(*first);  // the usual case: nothing to join
+  if (headers.count("Accept") == 1) {  // the usual case: nothing to join
+    // A client sends the same Accept with every request: the last answer is kept per thread.
+    thread_local std::string last_value;
+    thread_local accepted_types last_types = parse_accept(std::string_view{});
+    if (*first != last_value) {
+      last_types = parse_accept(*first);
+      last_value = *first;
+    }
+    return last_types;
+  }
   std::string joined;
   for (auto v : headers.get_all("Accept")) {
     if (!joined.empty()) joined += ", ";

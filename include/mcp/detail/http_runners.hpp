@@ -6,8 +6,9 @@
 // - At most `workers` handlers run at once; more wait their turn. So io_threads runners are always
 //   free for sockets, timers and pings.
 // - A watchdog adds a runner thread when every live runner has been inside one handler for longer
-//   than `budget`, up to io_threads + workers runners in all. Added runners leave after a second
-//   without work.
+//   than `budget`, up to io_threads + workers runners in all. An added runner leaves as soon as no
+//   other runner is held that long any more (or after a second without work): a runner added
+//   because its thread was merely descheduled for a moment must not stay to compete with it.
 #pragma once
 
 #include <asio/io_context.hpp>
@@ -48,7 +49,8 @@ class runners {
   runners& operator=(const runners&) = delete;
   ~runners() { join_all(); }
 
-  // Runs `job` as a handler soon. Any thread.
+  // Runs `job` as a handler soon: as an io handler of its own, so that one that blocks holds no
+  // connection's strand (its replies must still get out). Any thread.
   void post(std::function<void()> job) {
     asio::post(io_, [this, job = std::move(job)]() mutable { start(std::move(job)); });
   }
@@ -137,6 +139,7 @@ class runners {
           idle_since = clock::now();
         else if (clock::now() - idle_since > std::chrono::seconds(1))
           break;
+        if (!others_held(s)) break;
       } catch (const std::exception& e) {
         log_(std::string("http: unexpected exception in the io loop: ") + e.what());
       } catch (...) {
@@ -146,6 +149,17 @@ class runners {
     current() = nullptr;
     std::lock_guard lock(mutex_);
     s.live = false;
+  }
+
+  // Whether a runner other than `me` has been inside one handler for longer than the budget.
+  bool others_held(const slot& me) const {
+    const std::int64_t late = now() - std::chrono::duration_cast<clock::duration>(budget_).count();
+    for (std::size_t i = 0; i < cap_; ++i) {
+      if (&slots_[i] == &me) continue;
+      const std::int64_t since = slots_[i].job_since.load(std::memory_order_relaxed);
+      if (since != 0 && since < late) return true;
+    }
+    return false;
   }
 
   // Ticks once per budget while handlers run; rests after a hundred ticks without any.

@@ -6,7 +6,8 @@
 //   response has ended. Responses therefore leave in request order without reordering buffers.
 //   Bytes that arrive meanwhile wait (up to limits.max_pending_input, then reading pauses).
 // - Everything a connection does runs on its strand. Work from other threads (handler replies)
-//   reaches it through exchange calls, which post onto the strand; nothing else touches it.
+//   reaches it through exchange calls, which post onto the strand; nothing else touches it. A
+//   handler that answers on the strand, while its request is dispatched, is served at once.
 // - Writes are queued and gathered into one async_write per round, without copying.
 // - Timers: idle_timeout between requests; read_timeout from the first byte of a request until it
 //   is whole (a slowloris client gets 408 and is cut off); none while a response is in progress.
@@ -216,8 +217,17 @@ class connection : public std::enable_shared_from_this<connection> {
     read();
   }
 
-  // Parses and dispatches the next request, if idle and one is there.
+  // Parses and dispatches the next request, if idle and one is there. A response given while its
+  // request is being dispatched (a quick handler answers at once, on this strand) ends up here
+  // again through finish_exchange: this loop then goes on, rather than recursing once per
+  // pipelined request.
   void process() {
+    if (processing_) return;
+    processing_ = true;
+    struct done_processing {
+      bool& flag;
+      ~done_processing() { flag = false; }
+    } reset{processing_};
     while (!current_ && !closed_ && !close_after_write_) {
       if (pending_.empty()) {
         if (input_done_) return finish_or_close();
@@ -382,19 +392,30 @@ class connection : public std::enable_shared_from_this<connection> {
 
   // ---- timers and closing --------------------------------------------------------------------
 
+  // One deadline, one timer wait at a time. Moving the deadline later (as every keep-alive request
+  // does) costs no timer operation: the wait fires at the old time and waits again for the rest.
   void arm_timer(std::chrono::milliseconds after, timer_kind kind) {
-    const auto generation = ++timer_generation_;
-    timer_.expires_after(after);
-    timer_.async_wait([self = shared_from_this(), generation, kind](asio::error_code ec) {
+    deadline_ = asio::steady_timer::clock_type::now() + after;
+    deadline_kind_ = kind;
+    deadline_set_ = true;
+    if (!timer_waiting_ || timer_.expiry() > deadline_) wait_for_deadline();
+  }
+  void cancel_timer() { deadline_set_ = false; }  // a pending wait finds nothing to do
+
+  void wait_for_deadline() {
+    const auto generation = ++timer_generation_;  // a replaced wait ends with operation_aborted: ignored
+    timer_waiting_ = true;
+    timer_.expires_at(deadline_);
+    timer_.async_wait([self = shared_from_this(), generation](asio::error_code ec) {
       self->guard([&] {
-        if (ec || generation != self->timer_generation_ || self->closed_) return;
-        self->on_timer(kind);
+        if (generation != self->timer_generation_) return;
+        self->timer_waiting_ = false;
+        if (ec || self->closed_ || !self->deadline_set_) return;
+        if (asio::steady_timer::clock_type::now() < self->deadline_) return self->wait_for_deadline();
+        self->deadline_set_ = false;
+        self->on_timer(self->deadline_kind_);
       });
     });
-  }
-  void cancel_timer() {
-    ++timer_generation_;
-    timer_.cancel();
   }
 
   void on_timer(timer_kind kind) {
@@ -421,6 +442,7 @@ class connection : public std::enable_shared_from_this<connection> {
     if (closed_) return;
     closed_ = true;
     cancel_timer();
+    timer_.cancel();  // its handler holds the connection
     asio::error_code ignored;
     socket_.shutdown(tcp::socket::shutdown_both, ignored);
     socket_.close(ignored);
@@ -441,6 +463,10 @@ class connection : public std::enable_shared_from_this<connection> {
   std::vector<std::string> queue_, in_flight_;
   std::size_t queued_bytes_ = 0;
   std::uint64_t timer_generation_ = 0;
+  asio::steady_timer::time_point deadline_;
+  timer_kind deadline_kind_ = timer_kind::idle;
+  bool deadline_set_ = false;
+  bool timer_waiting_ = false;
   int minor_version_ = 1;
   bool reading_ = false;
   bool writing_ = false;
@@ -453,12 +479,17 @@ class connection : public std::enable_shared_from_this<connection> {
   bool close_after_write_ = false;
   bool lingering_ = false;
   bool closed_ = false;
+  bool processing_ = false;
 };
 
+// On the connection's strand already (a handler that answers while its request is dispatched),
+// the operation runs at once; from any other thread it is posted there.
 template <class Fn>
 void connection_exchange::post(Fn&& fn) {
-  if (auto c = conn_.lock())
-    asio::post(strand_, [c, fn = std::forward<Fn>(fn)]() mutable { c->guard([&] { fn(*c); }); });
+  auto c = conn_.lock();
+  if (!c) return;
+  if (strand_.running_in_this_thread()) return c->guard([&] { fn(*c); });
+  asio::post(strand_, [c, fn = std::forward<Fn>(fn)]() mutable { c->guard([&] { fn(*c); }); });
 }
 
 inline void connection_exchange::respond(response r) {
