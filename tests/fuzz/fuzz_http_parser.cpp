@@ -33,7 +33,7 @@ struct outcome {
 
 std::string flatten(const http::request& r) {
   std::string out = r.method + ' ' + r.target + ' ' + std::to_string(r.minor_version) + '\n';
-  for (const auto& f : r.headers) out += f.name + ':' + f.value + '\n';
+  for (const auto& f : r.headers) out += std::string(f.name) + ':' + std::string(f.value) + '\n';
   out += std::to_string(r.body.size()) + '\n' + r.body;
   return out;
 }

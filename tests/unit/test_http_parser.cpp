@@ -71,7 +71,7 @@ std::string describe(const parsed& p) {
   std::string s;
   for (const auto& r : p.requests) {
     s += r.method + " " + r.target + " 1." + std::to_string(r.minor_version) + "\n";
-    for (const auto& f : r.headers) s += f.name + "=" + f.value + "\n";
+    for (const auto& f : r.headers) s += std::string(f.name) + "=" + std::string(f.value) + "\n";
     s += "body[" + r.body + "] keep_alive=" + (r.keep_alive() ? "1" : "0") + "\n";
   }
   if (p.error) s += "error " + std::to_string(p.error->status) + " " + std::string(p.error->detail);

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -119,76 +120,134 @@ inline std::string unquote(std::string_view v) {
 
 // ---- header map ------------------------------------------------------------------------------
 
+// One field line, viewed in the map that holds it (valid until the map next changes).
 struct header_field {
-  std::string name;   // as received or as given; compare with iequals
-  std::string value;  // OWS-trimmed
+  std::string_view name;   // as received or as given; compare with iequals
+  std::string_view value;  // OWS-trimmed
 };
 
 // Field lines in arrival order. Repeated names stay separate entries, so nothing is lost;
 // get() gives the first, get_all() every one, has_token() looks through comma lists in all.
+// Names and values live back to back in one string: a request's fields cost two allocations,
+// not two per field.
 class header_map {
+  struct entry {
+    std::size_t at;  // the name's offset in text_; the value follows it
+    std::size_t name_size;
+    std::size_t value_size;
+  };
+
  public:
-  using const_iterator = std::vector<header_field>::const_iterator;
+  class const_iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = header_field;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const header_field*;
+    using reference = header_field;
+
+    const_iterator(const header_map* map, std::size_t i) : map_(map), i_(i) {}
+    header_field operator*() const { return map_->field(i_); }
+    const_iterator& operator++() {
+      ++i_;
+      return *this;
+    }
+    bool operator==(const const_iterator& o) const { return i_ == o.i_; }
+    bool operator!=(const const_iterator& o) const { return i_ != o.i_; }
+
+   private:
+    const header_map* map_;
+    std::size_t i_;
+  };
 
   void add(std::string_view name, std::string_view value) {
-    if (fields_.empty()) fields_.reserve(12);  // a request's usual count, in one allocation
-    fields_.push_back(header_field{std::string(name), std::string(value)});
+    if (entries_.empty()) {  // a request's usual fields, in one allocation each
+      entries_.reserve(12);
+      text_.reserve(512);
+    }
+    std::string copy;  // a field copied from this very map would move while text_ grows
+    if (inside(name) || inside(value)) {
+      copy.append(name).append(value);
+      name = std::string_view(copy).substr(0, name.size());
+      value = std::string_view(copy).substr(name.size());
+    }
+    entries_.push_back({text_.size(), name.size(), value.size()});
+    text_.append(name);
+    text_.append(value);
   }
 
   // Replaces every field of that name by one.
   void set(std::string_view name, std::string_view value) {
+    if (inside(value)) return set(name, std::string(value));
     erase(name);
     add(name, value);
   }
 
   std::size_t erase(std::string_view name) {
-    const auto before = fields_.size();
-    fields_.erase(std::remove_if(fields_.begin(), fields_.end(),
-                                 [&](const header_field& f) { return iequals(f.name, name); }),
-                  fields_.end());
-    return before - fields_.size();
+    const auto before = entries_.size();
+    entries_.erase(std::remove_if(entries_.begin(), entries_.end(),
+                                  [&](const entry& e) { return iequals(name_of(e), name); }),
+                   entries_.end());
+    return before - entries_.size();
   }
 
   std::optional<std::string_view> get(std::string_view name) const {
-    for (const auto& f : fields_)
-      if (iequals(f.name, name)) return std::string_view(f.value);
+    for (const auto& e : entries_)
+      if (iequals(name_of(e), name)) return value_of(e);
     return std::nullopt;
   }
 
   std::vector<std::string_view> get_all(std::string_view name) const {
     std::vector<std::string_view> out;
-    for (const auto& f : fields_)
-      if (iequals(f.name, name)) out.emplace_back(f.value);
+    for_each_value(name, [&](std::string_view v) { out.push_back(v); });
     return out;
+  }
+  // fn(value) for every field `name`, in order, without collecting them.
+  template <class Fn>
+  void for_each_value(std::string_view name, Fn&& fn) const {
+    for (const auto& e : entries_)
+      if (iequals(name_of(e), name)) fn(value_of(e));
   }
 
   bool contains(std::string_view name) const { return get(name).has_value(); }
 
   std::size_t count(std::string_view name) const {
     std::size_t n = 0;
-    for (const auto& f : fields_)
-      if (iequals(f.name, name)) ++n;
+    for (const auto& e : entries_)
+      if (iequals(name_of(e), name)) ++n;
     return n;
   }
 
   // True when any field `name` lists `token` (case-insensitive), e.g. Connection: keep-alive, close.
   bool has_token(std::string_view name, std::string_view token) const {
     bool found = false;
-    for (const auto& f : fields_) {
-      if (found || !iequals(f.name, name)) continue;
-      for_each_list_element(f.value, ',', [&](std::string_view e) { found = found || iequals(e, token); });
-    }
+    for_each_value(name, [&](std::string_view v) {
+      for_each_list_element(v, ',', [&](std::string_view e) { found = found || iequals(e, token); });
+    });
     return found;
   }
 
-  std::size_t size() const noexcept { return fields_.size(); }
-  bool empty() const noexcept { return fields_.empty(); }
-  void clear() noexcept { fields_.clear(); }
-  const_iterator begin() const noexcept { return fields_.begin(); }
-  const_iterator end() const noexcept { return fields_.end(); }
+  std::size_t size() const noexcept { return entries_.size(); }
+  bool empty() const noexcept { return entries_.empty(); }
+  void clear() noexcept {
+    entries_.clear();
+    text_.clear();
+  }
+  const_iterator begin() const noexcept { return {this, 0}; }
+  const_iterator end() const noexcept { return {this, entries_.size()}; }
 
  private:
-  std::vector<header_field> fields_;
+  std::string_view name_of(const entry& e) const { return std::string_view(text_.data() + e.at, e.name_size); }
+  std::string_view value_of(const entry& e) const {
+    return std::string_view(text_.data() + e.at + e.name_size, e.value_size);
+  }
+  header_field field(std::size_t i) const { return {name_of(entries_[i]), value_of(entries_[i])}; }
+  bool inside(std::string_view v) const {
+    return !v.empty() && !text_.empty() && v.data() >= text_.data() && v.data() < text_.data() + text_.size();
+  }
+
+  std::string text_;
+  std::vector<entry> entries_;
 };
 
 // ---- request ---------------------------------------------------------------------------------
@@ -506,10 +565,10 @@ inline accepted_types parse_accept(const header_map& headers) {
     return last_types;
   }
   std::string joined;
-  for (auto v : headers.get_all("Accept")) {
+  headers.for_each_value("Accept", [&](std::string_view v) {
     if (!joined.empty()) joined += ", ";
     joined += v;
-  }
+  });
   return parse_accept(joined);
 }
 

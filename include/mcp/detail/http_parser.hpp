@@ -313,12 +313,13 @@ class request_parser {
       if (request_.minor_version == 0) return fail(400, "Transfer-Encoding in an HTTP/1.0 request");
       std::size_t chunked = 0;
       std::size_t others = 0;
-      for (auto v : h.get_all("Transfer-Encoding"))
+      h.for_each_value("Transfer-Encoding", [&](std::string_view v) {
         for_each_list_element(v, ',', [&](std::string_view coding) {
           if (coding.empty()) return;
           if (iequals(coding, "chunked")) ++chunked;
           else ++others;
         });
+      });
       if (others > 0) return fail(501, "unsupported transfer coding");
       if (chunked != 1) return fail(400, "malformed Transfer-Encoding");
       state_ = state::chunk_size;
@@ -326,13 +327,14 @@ class request_parser {
       bool malformed = false;
       bool first = true;
       std::size_t length = 0;
-      for (auto v : h.get_all("Content-Length"))
+      h.for_each_value("Content-Length", [&](std::string_view v) {
         for_each_list_element(v, ',', [&](std::string_view e) {
           const auto n = parse_content_length(e);
           if (!n || (!first && *n != length)) malformed = true;
           else length = *n;
           first = false;
         });
+      });
       if (malformed) return fail(400, "invalid Content-Length");
       if (length > limits_.max_body_bytes) return fail(413, "body too large");
       remaining_ = length;

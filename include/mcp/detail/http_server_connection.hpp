@@ -143,6 +143,7 @@ class connection : public std::enable_shared_from_this<connection> {
       self->guard([&] {
         asio::error_code ignored;
         self->socket_.set_option(tcp::no_delay(true), ignored);
+        self->socket_.non_blocking(true, ignored);  // flush() writes what the socket takes at once
         self->arm_timer(self->settings_.idle_timeout, timer_kind::idle);
         self->read();
       });
@@ -364,9 +365,24 @@ class connection : public std::enable_shared_from_this<connection> {
     in_flight_.swap(queue_);
     std::vector<asio::const_buffer> buffers;
     buffers.reserve(in_flight_.size());
-    for (const auto& s : in_flight_) buffers.emplace_back(asio::buffer(s));
-    asio::async_write(socket_, buffers, [self = shared_from_this()](asio::error_code ec, std::size_t n) {
-      self->guard([&] { self->on_written(ec, n); });
+    std::size_t total = 0;
+    for (const auto& s : in_flight_) {
+      buffers.emplace_back(asio::buffer(s));
+      total += s.size();
+    }
+    // A response usually fits the socket's buffer: written now, it needs no asynchronous write
+    // (and no completion to schedule). What the socket does not take goes the asynchronous way.
+    asio::error_code ec;
+    const std::size_t now = socket_.write_some(buffers, ec);
+    if (ec == asio::error::would_block || ec == asio::error::try_again) ec = {};
+    if (ec || now == total) return on_written(ec, now);
+    std::size_t skip = now;
+    auto first = buffers.begin();
+    while (skip >= first->size()) skip -= (first++)->size();
+    *first += skip;
+    buffers.erase(buffers.begin(), first);
+    asio::async_write(socket_, buffers, [self = shared_from_this(), now](asio::error_code ec, std::size_t n) {
+      self->guard([&] { self->on_written(ec, now + n); });
     });
   }
 

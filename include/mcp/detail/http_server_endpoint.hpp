@@ -187,7 +187,7 @@ class post_reply final : public outbound {
   response head() const {
     response r;
     r.status = 200;
-    for (const auto& f : s_.headers) r.headers.add(f.name, f.value);
+    r.headers = s_.headers;
     return r;
   }
 
