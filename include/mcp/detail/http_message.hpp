@@ -35,6 +35,7 @@ constexpr char ascii_lower(char c) noexcept { return (c >= 'A' && c <= 'Z') ? ch
 
 inline bool iequals(std::string_view a, std::string_view b) noexcept {
   if (a.size() != b.size()) return false;
+  if (a == b) return true;  // the usual case: a header name spelt as we spell it
   for (std::size_t i = 0; i < a.size(); ++i)
     if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
   return true;
@@ -50,8 +51,9 @@ constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 constexpr bool is_alpha(char c) noexcept { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 constexpr bool is_ows(char c) noexcept { return c == ' ' || c == '\t'; }
 
-constexpr bool is_tchar(char c) noexcept {
-  if (is_digit(c) || is_alpha(c)) return true;
+namespace char_class {
+constexpr bool tchar(unsigned char c) noexcept {
+  if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) return true;
   switch (c) {
     case '!': case '#': case '$': case '%': case '&': case '\'': case '*': case '+':
     case '-': case '.': case '^': case '_': case '`': case '|': case '~':
@@ -60,6 +62,17 @@ constexpr bool is_tchar(char c) noexcept {
       return false;
   }
 }
+// Looked up rather than computed: every header name of every request goes through it.
+struct tchar_table {
+  bool is[256] = {};
+  constexpr tchar_table() {
+    for (int c = 0; c < 256; ++c) is[c] = tchar(static_cast<unsigned char>(c));
+  }
+};
+inline constexpr tchar_table tchars{};
+}  // namespace char_class
+
+constexpr bool is_tchar(char c) noexcept { return char_class::tchars.is[static_cast<unsigned char>(c)]; }
 
 inline bool is_token(std::string_view s) noexcept {
   if (s.empty()) return false;

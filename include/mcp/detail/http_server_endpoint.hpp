@@ -168,6 +168,7 @@ class post_reply final : public outbound {
       return outbound::send_result_text(id, result);  // onto the open stream, as any message
     }
     std::string body;
+    body.reserve(result.size() + 64);  // the envelope around it: one allocation
     write_response_text(id, result, body);
     respond_json_locked(std::move(body), nullptr);
   }
