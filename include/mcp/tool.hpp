@@ -211,6 +211,7 @@ void write_structured(const Out& value, const pipeline_settings& s, std::string&
       write_json_string(truncate_text(structured, s.text_budget, s.truncation_hint), out);
     out += ",\"type\":\"text\"}],\"structuredContent\":";
     out += structured;
+    if (structured.capacity() > (std::size_t{1} << 20)) std::string().swap(structured);  // a huge one is let go
   }
   out += '}';
 }

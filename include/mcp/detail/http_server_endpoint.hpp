@@ -516,7 +516,11 @@ class endpoint {
     std::string_view text;
 
     bool is_request() const { return call || (message.is_object() && message.contains("method") && message.contains("id")); }
-    bool is_initialize() const { return is_request() && !call && message["method"] == "initialize"; }
+    bool is_initialize() const {
+      if (call || !is_request()) return false;
+      const auto method = message.find("method");
+      return *method == "initialize";
+    }
     void deliver(server& srv, const std::shared_ptr<session>& core, std::shared_ptr<outbound> reply) && {
       if (call)
         srv.handle_call(core, std::move(*call), text, std::move(reply));
