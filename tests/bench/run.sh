@@ -3,7 +3,7 @@
 # in the same run. Writes OUT/results.md (figures and ratios, ours / theirs), OUT/throughput.png
 # and OUT/results.jsonl (every raw measurement).
 #
-#   sh tests/bench/run.sh                 full run (builds Release into build-bench, ~6 min on 2 cores)
+#   sh tests/bench/run.sh                 full run (builds Release into build-bench, ~7 min on 2 cores)
 #   sh tests/bench/run.sh --smoke ...     tiny counts; what the bench_smoke ctest runs
 #
 # Options: --build-dir DIR (default: <repo>/build-bench)  --out DIR (default: BUILD/bench)
@@ -41,9 +41,9 @@ has() { command -v "$1" >/dev/null 2>&1; }
 
 # Sizes of the run. Smoke: just enough to prove every stage still works.
 if [ $smoke = 1 ]; then
-  secs=0.3 warm=0.1 notes=300 startup_runs=2 sessions=50 wrk_secs=1 compile_runs=0
+  secs=0.3 warm=0.1 notes=300 startup_runs=2 sessions=50 wrk_secs=1 wrk_rounds=1 rate_rounds=1 compile_runs=0
 else
-  secs=4 warm=1 notes=3000 startup_runs=20 sessions=10000 wrk_secs=8 compile_runs=2
+  secs=4 warm=1 notes=3000 startup_runs=20 sessions=10000 wrk_secs=5 wrk_rounds=3 rate_rounds=3 compile_runs=2
 fi
 
 # --- tools: the full run installs what is missing; the smoke run never installs anything -----------
@@ -134,8 +134,11 @@ for impl in $impls; do
   "$driver" stdio --label stdio_add_sequential --impl $impl --tool add --mode sequential \
     --seconds $secs --warmup $warm -- $bare >>"$results" 2>>"$out/logs/stdio-$impl.log"
   half=$(awk -v p="$peak" 'BEGIN { printf "%d", p / 2 }')
-  "$driver" stdio --label stdio_add_half_load --impl $impl --tool add --mode rate --rate "$half" \
-    --seconds $secs --warmup $warm -- $bare >>"$results" 2>>"$out/logs/stdio-$impl.log"
+  # A tail percentile moves most with the machine's hiccups: three runs, the report takes the median.
+  for round in $(seq $rate_rounds); do
+    "$driver" stdio --label stdio_add_half_load --impl $impl --tool add --mode rate --rate "$half" \
+      --seconds $secs --warmup $warm -- $bare >>"$results" 2>>"$out/logs/stdio-$impl.log"
+  done
   "$driver" stdio --label stdio_search_pipelined --impl $impl --tool search --mode pipelined --inflight 64 \
     --seconds $secs --warmup $warm -- $with_notes >>"$results" 2>>"$out/logs/stdio-$impl.log"
   "$driver" stdio --label stdio_search_sequential --impl $impl --tool search --mode sequential \
@@ -167,36 +170,59 @@ if "$server" --http x 2>&1 | grep -q "no HTTP transport"; then
 elif ! has wrk; then
   http_note="HTTP rows empty: wrk is not installed."
 fi
-for impl in $impls; do
-  [ -z "$http_note" ] || break
-  for mode in session stateless; do
-    say "HTTP $mode mode: $impl"
-    extra=
-    [ $mode = stateless ] && extra=--stateless
-    start_http $impl "$extra"
-    sid=$("$driver" http-init --port $port --wait 20 2>>"$out/logs/http-$impl.log") || {
-      say "HTTP server ($impl, $mode) did not answer; see $out/logs/http-$impl.log"
-      stop_http
-      continue
-    }
-    [ -n "$sid" ] || sid=-
-    wrk -t1 -c16 -d1s -s "$here/wrk_call.lua" "http://127.0.0.1:$port/mcp" -- "$sid" >/dev/null 2>&1 || true  # warm-up
-    if [ $mode = session ]; then
-      "$driver" rss --label http_session_rss --impl $impl --pid $pid --seconds $wrk_secs >>"$results" &
-      watcher=$!
-    fi
-    BENCH_LABEL=http_$mode BENCH_IMPL=$impl wrk -t1 -c16 -d${wrk_secs}s --latency -s "$here/wrk_call.lua" \
-      "http://127.0.0.1:$port/mcp" -- "$sid" >"$out/logs/wrk-$mode-$impl.txt" 2>&1 || true
-    grep '^{' "$out/logs/wrk-$mode-$impl.txt" >>"$results" || say "wrk printed no summary ($impl, $mode)"
-    [ $mode = session ] && wait $watcher
+# Rounds alternate the servers (ours, theirs, then a server that does no work), so that a machine
+# whose speed drifts during the run treats them alike; the report takes each one's median round.
+# The do-nothing server (mcp_bench http-floor) measures wrk's own ceiling here: no server can show
+# more requests/s than that in this setup.
+wrk_run() {  # label impl sid: one measured wrk run, its JSON line appended to the results
+  wrk -t1 -c16 -d1s -s "$here/wrk_call.lua" "http://127.0.0.1:$port/mcp" -- "$3" >/dev/null 2>&1 || true  # warm-up
+  BENCH_LABEL=$1 BENCH_IMPL=$2 wrk -t1 -c16 -d${wrk_secs}s --latency -s "$here/wrk_call.lua" \
+    "http://127.0.0.1:$port/mcp" -- "$3" >"$out/logs/wrk-$1-$2-$round.txt" 2>&1 || true
+  grep '^{' "$out/logs/wrk-$1-$2-$round.txt" >>"$results" || say "wrk printed no summary ($1, $2)"
+}
+if [ -z "$http_note" ]; then
+  for round in $(seq $wrk_rounds); do
+    for impl in $impls floor; do
+      if [ $impl = floor ]; then
+        say "HTTP round $round: the do-nothing server (wrk's ceiling)"
+        port=$("$driver" free-port)
+        "$driver" http-floor --port $port --seconds 60 >>"$out/logs/http-floor.log" 2>&1 &
+        pid=$!
+        pids="$pids $pid"
+        sleep 0.3
+        wrk_run http_floor floor -
+        stop_http
+        continue
+      fi
+      for mode in session stateless; do
+        say "HTTP round $round, $mode mode: $impl"
+        extra=
+        [ $mode = stateless ] && extra=--stateless
+        start_http $impl "$extra"
+        sid=$("$driver" http-init --port $port --wait 20 2>>"$out/logs/http-$impl.log") || {
+          say "HTTP server ($impl, $mode) did not answer; see $out/logs/http-$impl.log"
+          stop_http
+          continue
+        }
+        [ -n "$sid" ] || sid=-
+        if [ $mode = session ] && [ $round = 1 ]; then
+          "$driver" rss --label http_session_rss --impl $impl --pid $pid --seconds $wrk_secs >>"$results" &
+          watcher=$!
+        fi
+        wrk_run http_$mode $impl "$sid"
+        [ $mode = session ] && [ $round = 1 ] && wait $watcher
+        stop_http
+      done
+    done
+  done
+  for impl in $impls; do
+    say "10,000 sessions: $impl"
+    start_http $impl ""
+    "$driver" sessions --label sessions --impl $impl --port $port --pid $pid --count $sessions --connections 4 \
+      >>"$results" 2>>"$out/logs/http-$impl.log" || say "the sessions run failed ($impl)"
     stop_http
   done
-  say "10,000 sessions: $impl"
-  start_http $impl ""
-  "$driver" sessions --label sessions --impl $impl --port $port --pid $pid --count $sessions --connections 4 \
-    >>"$results" 2>>"$out/logs/http-$impl.log" || say "the sessions run failed ($impl)"
-  stop_http
-done
+fi
 
 # --- compile time ------------------------------------------------------------------------------------
 if [ $compile_runs -gt 0 ] && has hyperfine; then
@@ -224,6 +250,14 @@ fi
 
 # --- the report --------------------------------------------------------------------------------------
 about="Measured $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores ($(uname -m)), $notes notes"
+# A kernel that reclaims memory with DAMON stops the processes now and then while it samples pages:
+# worth knowing when reading latency tails.
+for d in /sys/kernel/mm/damon/admin/kdamonds/*/; do
+  [ "$(cat "$d/state" 2>/dev/null)" = on ] || continue
+  sample=$(cat "$d"contexts/0/monitoring_attrs/intervals/sample_us 2>/dev/null || echo "?")
+  about="$about; DAMON was on (sampling every $sample µs), which adds pauses to latency tails"
+  break
+done
 [ -n "$ts_version" ] && about="$about; TypeScript peer: @modelcontextprotocol/sdk $ts_version on node $(node --version)"
 [ $smoke = 1 ] && about="$about. SMOKE RUN: tiny counts, figures are meaningless"
 for n in "$node_note" "$http_note"; do [ -z "$n" ] || about="$about

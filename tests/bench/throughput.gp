@@ -12,4 +12,5 @@ set ylabel "requests per second (log scale)"
 set grid ytics
 set key top right
 plot datafile using 2:xtic(1) title "C++ (mcp)" lc rgb "#1f77b4", \
-     '' using 3 title "TypeScript (@modelcontextprotocol/sdk)" lc rgb "#ff7f0e"
+     '' using 3 title "TypeScript (@modelcontextprotocol/sdk)" lc rgb "#ff7f0e", \
+     '' using 4 title "a server that does no work (wrk's ceiling)" lc rgb "#999999"
