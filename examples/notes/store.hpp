@@ -13,6 +13,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <shared_mutex>
 #include <sstream>
 #include <string>
 
@@ -55,15 +56,16 @@ class store {
   const std::string& problem() const { return problem_; }
   const std::string& path() const { return path_; }
 
+  // Reads run side by side (searches are the common call); a write waits for them and excludes them.
   template <class F>
   auto read(F&& f) const {
-    std::lock_guard lock(mutex_);
+    std::shared_lock lock(mutex_);
     return f(notes_);
   }
   // Applies a change and persists it before returning; on a failed write the change is undone.
   template <class F>
   auto write(F&& f) {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
     auto before = notes_;
     auto result = f(notes_);
     for (auto& [title, n] : notes_) n.folded = fold_case(n.title + "\n" + n.body);
@@ -144,7 +146,7 @@ class store {
 
   std::string path_;
   std::string problem_;
-  mutable std::mutex mutex_;
+  mutable std::shared_mutex mutex_;
   std::map<std::string, note> notes_;
 };
 

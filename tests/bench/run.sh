@@ -250,14 +250,6 @@ fi
 
 # --- the report --------------------------------------------------------------------------------------
 about="Measured $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores ($(uname -m)), $notes notes"
-# A kernel that reclaims memory with DAMON stops the processes now and then while it samples pages:
-# worth knowing when reading latency tails.
-for d in /sys/kernel/mm/damon/admin/kdamonds/*/; do
-  [ "$(cat "$d/state" 2>/dev/null)" = on ] || continue
-  sample=$(cat "$d"contexts/0/monitoring_attrs/intervals/sample_us 2>/dev/null || echo "?")
-  about="$about; DAMON was on (sampling every $sample µs), which adds pauses to latency tails"
-  break
-done
 [ -n "$ts_version" ] && about="$about; TypeScript peer: @modelcontextprotocol/sdk $ts_version on node $(node --version)"
 [ $smoke = 1 ] && about="$about. SMOKE RUN: tiny counts, figures are meaningless"
 for n in "$node_note" "$http_note"; do [ -z "$n" ] || about="$about
