@@ -9,9 +9,10 @@ cd "$(dirname "$0")/.."
 
 start=$(mcp_now)
 # nodejs/npm are for the interop tests (a nodejs that bundles npm is fine too); nginx for the
-# scale-out test, as a load balancer in front of three servers.
+# scale-out test, as a load balancer in front of three servers; wrk for the benchmark's smoke run,
+# so its HTTP half is exercised too.
 # shellcheck disable=SC2086
-mcp_install $MCP_BUILD_PACKAGES nodejs:node npm:npm nginx:nginx
+mcp_install $MCP_BUILD_PACKAGES nodejs:node npm:npm nginx:nginx wrk:wrk
 mcp_configure -DMCP_BUILD_TESTS=ON -DMCP_BUILD_EXAMPLES=ON
 mcp_build
 

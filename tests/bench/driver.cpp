@@ -11,7 +11,7 @@
 //   mcp_bench sessions --port P --pid PID --count N [--connections C]
 //   mcp_bench rss --pid PID --seconds S           (peak VmRSS while a load runs elsewhere)
 //   mcp_bench free-port                           (a loopback port that was free a moment ago)
-//   mcp_bench http-floor --port P [--seconds S]   (a server that does no work: wrk's own ceiling)
+//   mcp_bench http-floor --http 127.0.0.1:P [--seconds S]  (a server that does no work: wrk's ceiling)
 //   mcp_bench report --in results.jsonl --out results.md --plot throughput.dat [--notes TEXT]
 #include <nlohmann/json.hpp>
 
@@ -723,9 +723,11 @@ int cmd_free_port() {
 // An HTTP/1.1 keep-alive server that does no work: every request gets the same bytes an `add` call
 // gets from our server, from one thread on epoll with one read and one write per request (the
 // least any server on sockets can do). What wrk reaches against it is what wrk itself can drive on
-// this machine: a figure to hold the others against. It ends after --seconds (default 600).
+// this machine: a figure to hold the others against. Takes --http HOST:PORT like the benchmark's
+// servers, but always binds 127.0.0.1. It ends after --seconds (default 600).
 int cmd_http_floor(const args& a) {
-  const int port = static_cast<int>(a.number("port", 0));
+  const std::string where = a.need("http");
+  const int port = std::atoi(where.c_str() + where.rfind(':') + 1);
   const double lifetime = a.number("seconds", 600);
   static const std::string body =
       R"({"id":1,"jsonrpc":"2.0","result":{"content":[{"text":"{\"sum\":1.5}","type":"text"}],)"
@@ -959,26 +961,22 @@ int cmd_report(const args& a) {
   for (auto& [key, records] : r)
     for (const json& j : records) errors += j.value("errors", 0L);
   if (errors) md << "\n**Warning:** " << errors << " error replies during the runs.\n";
-  // Every HTTP round, so a reader sees how far one run's figures move on this machine.
-  auto rounds = [&](const std::string& label, const std::string& impl) {
+  // Every round of a repeated measure, so a reader sees how far one run's figures move here.
+  auto each = [&](const std::string& label, const std::string& impl, const std::string& field, double scale = 1,
+                  int decimals = 0, const std::string& unit = "") {
     std::string text;
-    for (double v : values(label, impl, "rps")) text += (text.empty() ? "" : ", ") + fmt(v);
+    for (double v : values(label, impl, field)) text += (text.empty() ? "" : ", ") + fmt(v * scale, decimals) + unit;
     return text.empty() ? std::string("none") : text;
   };
-  if (values("http_session", "ours", "rps").size() > 1)
-    md << "\nHTTP requests/s are the median of " << values("http_session", "ours", "rps").size()
-       << " rounds that alternate the servers. Session mode, each round: ours " << rounds("http_session", "ours")
-       << "; TypeScript " << rounds("http_session", "ts") << "; no-work server " << rounds("http_floor", "floor")
-       << ". Stateless mode: ours " << rounds("http_stateless", "ours") << "; TypeScript "
-       << rounds("http_stateless", "ts") << ".\n";
-  auto p99s = [&](const std::string& impl) {
-    std::string text;
-    for (double v : values("stdio_add_half_load", impl, "p99_us")) text += (text.empty() ? "" : ", ") + fmt(v / 1000, 3) + " ms";
-    return text.empty() ? std::string("none") : text;
-  };
-  if (values("stdio_add_half_load", "ours", "p99_us").size() > 1)
-    md << "\nThe p99 at half of peak is the median of " << values("stdio_add_half_load", "ours", "p99_us").size()
-       << " runs: ours " << p99s("ours") << "; TypeScript " << p99s("ts") << ".\n";
+  if (const auto n = values("http_session", "ours", "rps").size(); n > 1)
+    md << "\nHTTP requests/s are the median of " << n << " rounds that alternate the servers. Session mode, each round: ours "
+       << each("http_session", "ours", "rps") << "; TypeScript " << each("http_session", "ts", "rps")
+       << "; no-work server " << each("http_floor", "floor", "rps") << ". Stateless mode: ours "
+       << each("http_stateless", "ours", "rps") << "; TypeScript " << each("http_stateless", "ts", "rps") << ".\n";
+  if (const auto n = values("stdio_add_half_load", "ours", "p99_us").size(); n > 1)
+    md << "\nThe p99 at half of peak is the median of " << n << " runs: ours "
+       << each("stdio_add_half_load", "ours", "p99_us", 1e-3, 3, " ms") << "; TypeScript "
+       << each("stdio_add_half_load", "ts", "p99_us", 1e-3, 3, " ms") << ".\n";
   if (!a.get("notes").empty()) md << "\n" << a.get("notes") << "\n";
   md << "\nRatios are ours / theirs: above 1 is better for throughput, below 1 is better for latency, memory and time.\n";
   std::ofstream(a.need("out")) << md.str();
@@ -987,14 +985,17 @@ int cmd_report(const args& a) {
   if (!a.get("plot").empty()) {
     std::ofstream plot(a.get("plot"));
     plot << "# measure ours ts ceiling (requests/s; 0 = not measured)\n";
-    const std::pair<const char*, const char*> bars[] = {{"stdio add", "stdio_add_pipelined"},
-                                                        {"stdio search_notes", "stdio_search_pipelined"},
-                                                        {"HTTP session", "http_session"},
-                                                        {"HTTP stateless", "http_stateless"}};
-    for (auto& [name, label] : bars) {
+    // name, label, and the label of the ceiling that bounds it (wrk against a server that does no work)
+    struct bar {
+      const char *name, *label, *ceiling;
+    };
+    const bar bars[] = {{"stdio add", "stdio_add_pipelined", nullptr},
+                        {"stdio search_notes", "stdio_search_pipelined", nullptr},
+                        {"HTTP session", "http_session", "http_floor"},
+                        {"HTTP stateless", "http_stateless", nullptr}};
+    for (auto& [name, label, ceiling] : bars) {
       double o = value(label, "ours", "rps"), t = value(label, "ts", "rps");
-      // wrk against a server that does no work, beside the session-mode bars it bounds.
-      double c = std::string(label) == "http_session" ? value("http_floor", "floor", "rps") : std::nan("");
+      double c = ceiling ? value(ceiling, "floor", "rps") : std::nan("");
       plot << '"' << name << "\" " << (std::isnan(o) ? 0 : o) << " " << (std::isnan(t) ? 0 : t) << " "
            << (std::isnan(c) ? 0 : c) << "\n";
     }

@@ -113,11 +113,16 @@ fi
 impls=ours
 [ $use_ts = 1 ] && impls="ours ts"
 
-# The server command of one implementation, with extra arguments.
+# The server command of one implementation, with extra arguments. "floor" is the HTTP server that
+# does no work (mcp_bench http-floor): wrk's own ceiling.
 server_cmd() {
   impl=$1
   shift
-  if [ "$impl" = ours ]; then echo "$server $*"; else echo "node $node_dir/server.mjs $*"; fi
+  case $impl in
+    ours) echo "$server $*" ;;
+    ts) echo "node $node_dir/server.mjs $*" ;;
+    floor) echo "$driver http-floor $*" ;;
+  esac
 }
 field() { sed -n "s/.*\"$1\":\([0-9.e+-]*\).*/\1/p"; }
 
@@ -174,7 +179,7 @@ fi
 # whose speed drifts during the run treats them alike; the report takes each one's median round.
 # The do-nothing server (mcp_bench http-floor) measures wrk's own ceiling here: no server can show
 # more requests/s than that in this setup.
-wrk_run() {  # label impl sid: one measured wrk run, its JSON line appended to the results
+wrk_run() {  # label impl sid: one measured wrk run at $port, its JSON line appended to the results
   wrk -t1 -c16 -d1s -s "$here/wrk_call.lua" "http://127.0.0.1:$port/mcp" -- "$3" >/dev/null 2>&1 || true  # warm-up
   BENCH_LABEL=$1 BENCH_IMPL=$2 wrk -t1 -c16 -d${wrk_secs}s --latency -s "$here/wrk_call.lua" \
     "http://127.0.0.1:$port/mcp" -- "$3" >"$out/logs/wrk-$1-$2-$round.txt" 2>&1 || true
@@ -185,11 +190,8 @@ if [ -z "$http_note" ]; then
     for impl in $impls floor; do
       if [ $impl = floor ]; then
         say "HTTP round $round: the do-nothing server (wrk's ceiling)"
-        port=$("$driver" free-port)
-        "$driver" http-floor --port $port --seconds 60 >>"$out/logs/http-floor.log" 2>&1 &
-        pid=$!
-        pids="$pids $pid"
-        sleep 0.3
+        start_http floor ""
+        sleep 0.3  # it listens at once; it speaks no MCP for http-init to wait on
         wrk_run http_floor floor -
         stop_http
         continue
@@ -205,12 +207,13 @@ if [ -z "$http_note" ]; then
           continue
         }
         [ -n "$sid" ] || sid=-
-        if [ $mode = session ] && [ $round = 1 ]; then
+        watcher=
+        if [ $mode = session ] && [ $round = 1 ]; then  # memory under load: one round is enough
           "$driver" rss --label http_session_rss --impl $impl --pid $pid --seconds $wrk_secs >>"$results" &
           watcher=$!
         fi
         wrk_run http_$mode $impl "$sid"
-        [ $mode = session ] && [ $round = 1 ] && wait $watcher
+        [ -z "$watcher" ] || wait $watcher
         stop_http
       done
     done
@@ -262,6 +265,14 @@ fi
 cat "$out/results.md"
 if ! grep -q '^| add: pipelined calls/s (64 in flight) | [0-9]' "$out/results.md"; then
   say "the table has no stdio figures for our server"
+  exit 1
+fi
+if [ -z "$http_note" ] && ! grep -q "^| load generator's ceiling: requests/s to a server that does no work | [0-9]" "$out/results.md"; then
+  say "the table has no HTTP figure for the no-work server"
+  exit 1
+fi
+if [ -z "$http_note" ] && ! grep -q '^| session mode: requests/s | [0-9]' "$out/results.md"; then
+  say "the table has no HTTP figures for our server"
   exit 1
 fi
 say "table written to $out/results.md"
