@@ -74,7 +74,7 @@ struct options {
   bool validate_origin = true;                // Origin/Host DNS-rebinding checks (403)
   std::vector<std::string> allowed_origins;   // in addition to loopback origins, e.g. "https://app.example"
   std::vector<std::string> allowed_hosts;     // in addition to loopback hosts, e.g. "mcp.example:8080"
-  detail::http::http_limits limits;           // 431/413/414 limits
+  detail::http::http_limits limits;           // 431/413/414 limits; chunk extensions (400)
   std::chrono::seconds read_timeout{30};      // a request must arrive whole within this
   std::chrono::seconds idle_timeout{120};     // keep-alive connection idle limit
   std::function<auth_result(const auth_request&)> authorize;  // null = no auth

@@ -24,7 +24,9 @@ struct resource_info {
   json meta = nullptr;
 };
 
-// A family of resources named by an RFC 6570 level-1 template, e.g. "notes://{title}".
+// A family of resources named by an RFC 6570 level-1 template, e.g. "notes://{title}". The read
+// handler gets each variable percent-decoded, never empty, "." or "..", and without '/', '\' or
+// control bytes: a URI that would give it one does not match (detail/uri_template.hpp).
 struct resource_template_info {
   std::string uri_template;
   std::string name;

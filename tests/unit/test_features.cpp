@@ -59,6 +59,52 @@ TEST_CASE("uri templates: level-1 matching, decoding and refusals") {
   CHECK_FALSE(many.match(std::string(5000, 'x')));  // over the length cap
 }
 
+TEST_CASE("uri templates: a value never decodes to a path step out of its place") {
+  // The rule is in detail/uri_template.hpp and the README: no '/', '\' or control byte, not ".",
+  // "..", written plainly or percent-encoded; a URI that would need one does not match.
+  const mcp::detail::uri_template file("file:///data/{name}");
+  const auto name_of = [&](const std::string& uri) -> std::optional<std::string> {
+    auto m = file.match(uri);
+    if (!m) return std::nullopt;
+    return m->at("name");
+  };
+  const char* refused[] = {"file:///data/..%2F..%2Fetc%2Fpasswd", "file:///data/a%2Fb", "file:///data/a%2fb",
+                           "file:///data/%2F", "file:///data/..%5C..%5Cwindows", "file:///data/a%5cb",
+                           "file:///data/a\\b", "file:///data/..", "file:///data/.", "file:///data/%2E%2E",
+                           "file:///data/%2e", "file:///data/.%2E", "file:///data/a%00b", "file:///data/a%00",
+                           "file:///data/%0A", "file:///data/a%0D%0Ab", "file:///data/%1F", "file:///data/%7F",
+                           "file:///data/a\tb", "file:///data/%", "file:///data/a%2", "file:///data/a%zz"};
+  for (const char* uri : refused) {
+    INFO(uri);
+    CHECK_FALSE(file.match(uri));
+  }
+  CHECK_FALSE(file.match(std::string("file:///data/a") + '\0' + "b"));
+  // What still comes through, decoded.
+  CHECK(name_of("file:///data/...") == "...");
+  CHECK(name_of("file:///data/..a") == "..a");
+  CHECK(name_of("file:///data/.hidden") == ".hidden");
+  CHECK(name_of("file:///data/a%2E%2E") == "a..");
+  CHECK(name_of("file:///data/a%20b%3F%23%25") == "a b?#%");
+  CHECK(name_of("file:///data/caf%C3%A9") == "caf\xC3\xA9");
+  CHECK(name_of("file:///data/%FF") == "\xFF");  // not UTF-8, and delivered as sent
+  CHECK(name_of("file:///data/%20") == " ");
+
+  // With two variables the search finds the split where both values are allowed...
+  const mcp::detail::uri_template pair("x://{a}.{b}");
+  const auto split = pair.match("x://..x.y");
+  REQUIRE(split);
+  CHECK(split->at("a") == "..x");
+  CHECK(split->at("b") == "y");
+  const auto dots = pair.match("x://a...");  // a="a", b=".." is refused; a="a.", b="." too; a="a..", b="" empty
+  CHECK_FALSE(dots);
+  const auto later = pair.match("x://a.%2F.b");  // no split keeps '/' out of both values
+  CHECK_FALSE(later);
+  const auto ok = pair.match("x://a.b%2Eb");
+  REQUIRE(ok);
+  CHECK(ok->at("a") == "a");
+  CHECK(ok->at("b") == "b.b");
+}
+
 TEST_CASE("resources: list, read text and blob, templates, not found") {
   auto srv = make_server();
   srv.resource({.uri = "test://static-text", .name = "static-text", .title = "Static Text", .mime_type = "text/plain"},
@@ -89,7 +135,16 @@ TEST_CASE("resources: list, read text and blob, templates, not found") {
   json doc = c.result("resources/read", {{"uri", "test://doc/123"}});
   CHECK(doc["contents"][0]["uri"] == "test://doc/123");
   CHECK(json::parse(doc["contents"][0]["text"].get<std::string>()) == json{{"id", "123"}});
-  CHECK(c.result("resources/read", {{"uri", "test://raw/a%2Fb"}})["contents"][0]["text"] == "raw a/b");
+  CHECK(c.result("resources/read", {{"uri", "test://raw/a%20b"}})["contents"][0]["text"] == "raw a b");
+  // A variable never decodes to a path step out of place: the handler is not called, and the
+  // answer is the same "not found" as for a URI that matches nothing.
+  for (const char* uri : {"test://raw/..%2F..%2Fetc%2Fpasswd", "test://raw/a%2Fb", "test://raw/..", "test://raw/%2E%2E",
+                          "test://raw/a%00b", "test://raw/%5C"}) {
+    INFO(uri);
+    json refused = c.request("resources/read", {{"uri", uri}});
+    CHECK(code_of(refused) == -32002);
+    CHECK(refused["error"]["data"] == json{{"uri", uri}});
+  }
 
   json missing = c.request("resources/read", {{"uri", "test://nope"}});
   CHECK(code_of(missing) == -32002);

@@ -149,10 +149,11 @@ TEST_CASE("http: DELETE, HTTP/1.0, absolute-form and asterisk targets", "[http]"
 TEST_CASE("http: chunked body with extensions and trailers", "[http]") {
   const auto r = parse_one("POST /mcp HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: Chunked\r\n\r\n"
                            "5;name=value\r\nhello\r\n"
-                           "1 ; ext ; other=\"quoted\"\r\n \r\n"
+                           "1;ext;other=\"quoted\";e=\"\"\r\n \r\n"
+                           "2;q=\"a \\\"b\\\"; \\\\c\\\tcaf\xC3\xA9\";t=!#$%&'*+-.^_`|~09AZaz\r\nxy\r\n"
                            "00A\r\n0123456789\r\n"
-                           "0\r\nX-Trailer: yes\r\nX-Checksum: 123\r\n\r\n");
-  CHECK(r.body == "hello 0123456789");
+                           "0;last\r\nX-Trailer: yes\r\nX-Checksum: 123\r\n\r\n");
+  CHECK(r.body == "hello xy0123456789");
   CHECK_FALSE(r.headers.contains("X-Trailer"));  // trailers are checked and dropped
   CHECK(r.headers.size() == 2);
 }
@@ -310,6 +311,84 @@ TEST_CASE("http: 400 for malformed requests", "[http]") {
     INFO(input);
     CHECK(error_status(input) == 400);
   }
+}
+
+TEST_CASE("http: chunk lines are read strictly: no whitespace, no empty or unclosed extension", "[http]") {
+  // RFC 9112 §7.1.1 with BWS refused, as llhttp does without its leniency flags; each of these
+  // could be framed differently by a lenient proxy in front of us.
+  const std::string head = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n";
+  const std::pair<const char*, const char*> cases[] = {
+      {"5 \r\nhello\r\n0\r\n\r\n", "whitespace after chunk size"},
+      {"5\t\r\nhello\r\n0\r\n\r\n", "whitespace after chunk size"},
+      {"5 ;a\r\nhello\r\n0\r\n\r\n", "whitespace after chunk size"},
+      {"5\r\nhello\r\n0 \r\n\r\n", "whitespace after chunk size"},
+      {"5 5\r\nhello\r\n0\r\n\r\n", "whitespace after chunk size"},
+      {"5x\r\nhello\r\n0\r\n\r\n", "malformed chunk size"},
+      {"5;\r\nhello\r\n0\r\n\r\n", "malformed chunk extension"},
+      {"5;a=\"b\r\nhello\r\n0\r\n\r\n", "malformed chunk extension"},
+      {"5;a=\r\nhello\r\n0\r\n\r\n", "malformed chunk extension"},
+      {"5; a\r\nhello\r\n0\r\n\r\n", "malformed chunk extension"},
+      {"5;a =b\r\nhello\r\n0\r\n\r\n", "malformed chunk extension"},
+      {"5;a= b\r\nhello\r\n0\r\n\r\n", "malformed chunk extension"},
+      {"5;a=b \r\nhello\r\n0\r\n\r\n", "malformed chunk extension"},
+      {"5;a\t\r\nhello\r\n0\r\n\r\n", "malformed chunk extension"},
+      {"5;;a\r\nhello\r\n0\r\n\r\n", "malformed chunk extension"},
+      {"5;a;\r\nhello\r\n0\r\n\r\n", "malformed chunk extension"},
+      {"5;=b\r\nhello\r\n0\r\n\r\n", "malformed chunk extension"},
+      {"5;a==b\r\nhello\r\n0\r\n\r\n", "malformed chunk extension"},
+      {"5;a(b)\r\nhello\r\n0\r\n\r\n", "malformed chunk extension"},
+      {"5;a=b\"c\"\r\nhello\r\n0\r\n\r\n", "malformed chunk extension"},
+      {"5;a=\"b\"c\r\nhello\r\n0\r\n\r\n", "malformed chunk extension"},
+      {"5;a=\"b\\\"\r\nhello\r\n0\r\n\r\n", "malformed chunk extension"},  // the quote is escaped
+      {"5;a=\"b\\\r\nhello\r\n0\r\n\r\n", "malformed chunk extension"},    // a lone backslash
+      {"5;a=\"\x01\"\r\nhello\r\n0\r\n\r\n", "malformed chunk extension"},
+      {"5;a=\"\\\x7f\"\r\nhello\r\n0\r\n\r\n", "malformed chunk extension"},
+      {"5;caf\xC3\xA9\r\nhello\r\n0\r\n\r\n", "malformed chunk extension"},
+      {"5\r\nhello\r\n0;\r\n\r\n", "malformed chunk extension"},
+  };
+  for (const auto& [chunks, detail] : cases) {
+    const std::string input = head + chunks;
+    INFO(input);
+    const auto r = parse_all(input);
+    REQUIRE(r.error);
+    CHECK(r.error->status == 400);
+    CHECK(r.error->detail == detail);
+    CHECK(r.requests.empty());
+  }
+  check_split_invariant(head + "5;a=\"b\r\nhello\r\n0\r\n\r\n");
+  check_split_invariant(head + "5 \r\nhello\r\n0\r\n\r\n");
+}
+
+TEST_CASE("http: chunk extensions are capped per request, then 400", "[http]") {
+  const std::string head = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n";
+  http::http_limits limits;
+  limits.max_chunk_ext_bytes = 20;
+  // ";abcdefg" is 8 bytes, ";x=\"12\"" 7, ";y" 2, ";z" 2: 19, then 20, then 21 over four lines.
+  const std::string nineteen = "1;abcdefg\r\nx\r\n1;x=\"12\"\r\ny\r\n1;y\r\nz\r\n0;z\r\n\r\n";
+  REQUIRE(parse_all(head + nineteen, limits).requests.size() == 1);
+  CHECK(error_status(head + "1;abcdefg\r\nx\r\n1;x=\"123\"\r\ny\r\n1;y\r\nz\r\n0;z\r\n\r\n", limits) == 0);
+  const std::string over = head + "1;abcdefg\r\nx\r\n1;x=\"1234\"\r\ny\r\n1;y\r\nz\r\n0;z\r\n\r\n";
+  const auto r = parse_all(over, limits);
+  REQUIRE(r.error);
+  CHECK(r.error->status == 400);
+  CHECK(r.error->detail == "chunk extensions too large");
+  check_split_invariant(over, limits);
+
+  // The budget is per request: pipelined requests each get all of it.
+  const auto two = parse_all(head + nineteen + head + nineteen, limits);
+  CHECK_FALSE(two.error);
+  CHECK(two.requests.size() == 2);
+
+  // The default, 4 KiB: two lines of 2 KiB of extensions pass, two bytes more do not.
+  const std::string ext_2k = ";" + std::string(2047, 'e');
+  const std::string two_k = head + "1" + ext_2k + "\r\na\r\n1" + ext_2k + "\r\nb\r\n0\r\n\r\n";
+  REQUIRE(http::http_limits{}.max_chunk_ext_bytes == 4096);
+  CHECK(parse_one(two_k).body == "ab");
+  CHECK(error_status(head + "1" + ext_2k + "\r\na\r\n1" + ext_2k + "\r\nb\r\n0;z\r\n\r\n") == 400);
+  // Every line counts, without a timeout to wait for: thousands of small ones are refused.
+  std::string many = head;
+  for (int i = 0; i < 3000; ++i) many += "1;e\r\nx\r\n";
+  CHECK(error_status(many + "0\r\n\r\n") == 400);
 }
 
 TEST_CASE("http: the error detail names the rule that was broken", "[http]") {
@@ -688,8 +767,32 @@ TEST_CASE("sse: event framing", "[http][sse]") {
   CHECK(http::sse_event("s:2", "x", "message", 5000) == "event: message\nid: s:2\nretry: 5000\ndata: x\n\n");
   CHECK(http::sse_event("", "x") == "data: x\n\n");
   CHECK(http::sse_event("", "x", std::nullopt, -1) == "data: x\n\n");
-  CHECK(http::sse_event(std::string_view("a\nb\r\0c", 6), "x", "ev\r\nid: forged") ==
-        "event: evid: forged\nid: abc\ndata: x\n\n");
+  CHECK(http::sse_event("s:3", "x", "ev\r\nid: forged") == "event: evid: forged\nid: s:3\ndata: x\n\n");
+}
+
+TEST_CASE("sse: an id that is empty or holds CR, LF or NUL writes no id line", "[http][sse]") {
+  // An empty "id:" line resets the client's last event id; an id with bytes dropped names an event
+  // that never was. Either way the client would resume from the wrong place: no id line at all.
+  const std::string_view bad_ids[] = {"",
+                                      "\r",
+                                      "\n",
+                                      std::string_view("\0", 1),
+                                      std::string_view("\r\n\0", 3),
+                                      "\r\n\r\n",
+                                      "s:1\n",
+                                      "\rs:1",
+                                      std::string_view("s\0:1", 4),
+                                      std::string_view("a\nb\r\0c", 6)};
+  for (const auto id : bad_ids) {
+    INFO("id of " << id.size() << " bytes");
+    const std::string event = http::sse_event(id, "x", "message", 1000);
+    CHECK(event == "event: message\nretry: 1000\ndata: x\n\n");
+    CHECK(http::sse_priming_event(id) == "data: \n\n");
+    CHECK(event.find("id:") == std::string::npos);
+  }
+  // Anything else goes out as it is, ours or not.
+  CHECK(http::sse_event(" ", "x") == "id:  \ndata: x\n\n");
+  CHECK(http::sse_event("caf\xC3\xA9 \x01", "x") == "id: caf\xC3\xA9 \x01\ndata: x\n\n");
 }
 
 TEST_CASE("sse: multi-line data becomes several data lines", "[http][sse]") {

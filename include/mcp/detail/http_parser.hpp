@@ -30,8 +30,14 @@
 //   max_body_bytes is 413 at once, before any of the body is read.
 // - Transfer-Encoding must be exactly "chunked": another coding is 501, "chunked" twice or an
 //   empty list is 400, and so is Transfer-Encoding together with Content-Length, or on HTTP/1.0.
-//   Chunk extensions are skipped. The decoded body growing past max_body_bytes is 413 as soon
-//   as the chunk size says so.
+//   The decoded body growing past max_body_bytes is 413 as soon as the chunk size says so.
+// - A chunk line is exactly chunk-size *( ";" token [ "=" ( token / quoted-string ) ] ) CRLF
+//   (RFC 9112 §7.1.1) with no whitespace anywhere: the grammar's BWS is refused, as llhttp does
+//   unless a leniency flag is set, because "5 ;x" or "5 \r\n" is where a lenient proxy and a
+//   strict server start to disagree on where a chunk ends (request smuggling). An empty name or
+//   value, an unclosed quote or any other byte: 400. Extensions are checked, then skipped; their
+//   bytes over the whole request are capped at max_chunk_ext_bytes (400 beyond: they are framing,
+//   not content or header fields, so 413 and 431 would send the client looking in the wrong place).
 // - Only HTTP/1.0 and HTTP/1.1 are served: another well-formed version is 505.
 // - HTTP/1.1 needs exactly one Host field, and no version may send two (RFC 9112 §3.2): 400.
 // - Targets: origin-form ("/p?q"), absolute-form ("http://h/p") and "*"; anything else is 400.
@@ -59,6 +65,9 @@ struct http_limits {
   std::size_t max_header_count = 100;
   std::size_t max_header_bytes = 16384;
   std::size_t max_body_bytes = 4 * 1024 * 1024;
+  // Chunk extensions (";name=value" after a chunk size) of one request, all its chunk lines
+  // together. Clients hardly ever send any; without this only read_timeout would bound them.
+  std::size_t max_chunk_ext_bytes = 4096;
   // Response bytes waiting for a client that reads too slowly (an SSE stream it never reads):
   // beyond this the connection is closed.
   std::size_t max_queued_output = 32 * 1024 * 1024;
@@ -158,6 +167,7 @@ class request_parser {
     skipped_bytes_ = 0;
     header_bytes_ = 0;
     header_count_ = 0;
+    chunk_ext_bytes_ = 0;
     remaining_ = 0;
     continue_pending_ = false;
   }
@@ -385,7 +395,6 @@ class request_parser {
       case line_status::bad_ending: return fail(400, "chunk size line must end in CRLF");
       case line_status::complete: break;
     }
-    // chunk-size [ BWS ";" chunk-ext ] with the extensions skipped
     std::size_t size = 0;
     bool overflow = false;
     std::size_t i = 0;
@@ -396,10 +405,12 @@ class request_parser {
       else size = size * 16 + d;
     }
     if (i == 0) return fail(400, "malformed chunk size");
-    auto rest = line.substr(i);
-    while (!rest.empty() && is_ows(rest.front())) rest.remove_prefix(1);
-    if (!rest.empty() && (rest.front() != ';' || !is_field_value(rest)))
-      return fail(400, "malformed chunk extension");
+    const auto ext = line.substr(i);
+    if (!ext.empty() && is_ows(ext.front())) return fail(400, "whitespace after chunk size");
+    if (!ext.empty() && ext.front() != ';') return fail(400, "malformed chunk size");
+    if (!is_chunk_ext(ext)) return fail(400, "malformed chunk extension");
+    chunk_ext_bytes_ = saturating_add(chunk_ext_bytes_, ext.size());
+    if (chunk_ext_bytes_ > limits_.max_chunk_ext_bytes) return fail(400, "chunk extensions too large");
     line_.clear();
     if (overflow || size > limits_.max_body_bytes - request_.body.size())
       return fail(413, "body too large");
@@ -409,6 +420,44 @@ class request_parser {
     }
     remaining_ = size;
     state_ = state::chunk_data;
+  }
+
+  // *( ";" chunk-ext-name [ "=" chunk-ext-val ] ), BWS left out (see the rules at the top);
+  // chunk-ext-name = token, chunk-ext-val = token / quoted-string.
+  static bool is_chunk_ext(std::string_view s) noexcept {
+    std::size_t i = 0;
+    const auto token = [&] {
+      const std::size_t start = i;
+      while (i < s.size() && is_tchar(s[i])) ++i;
+      return i > start;
+    };
+    while (i < s.size()) {
+      if (s[i++] != ';' || !token()) return false;
+      if (i == s.size() || s[i] == ';') continue;
+      if (s[i++] != '=') return false;
+      const bool quoted = i < s.size() && s[i] == '"';
+      if (quoted ? !quoted_string(s, i) : !token()) return false;
+    }
+    return true;
+  }
+
+  // quoted-string = DQUOTE *( qdtext / quoted-pair ) DQUOTE, starting at s[i] == '"'; on success
+  // i is just past the closing quote.
+  static bool quoted_string(std::string_view s, std::size_t& i) noexcept {
+    for (++i; i < s.size(); ++i) {
+      const auto c = static_cast<unsigned char>(s[i]);
+      if (c == '"') {
+        ++i;
+        return true;
+      }
+      if (c == '\\') {
+        // quoted-pair = "\" ( HTAB / SP / VCHAR / obs-text ): the field-value bytes
+        if (++i == s.size() || !is_field_value_char(s[i])) return false;
+      } else if (!is_field_value_char(s[i])) {  // qdtext: the same bytes but '"' and '\'
+        return false;
+      }
+    }
+    return false;  // no closing quote
   }
 
   void on_chunk_data(std::string_view& in) {
@@ -434,6 +483,7 @@ class request_parser {
   std::size_t skipped_bytes_ = 0;  // empty lines before the request line
   std::size_t header_bytes_ = 0;   // of this request's header section and trailers so far
   std::size_t header_count_ = 0;
+  std::size_t chunk_ext_bytes_ = 0;  // of this request's chunk lines so far
   std::size_t remaining_ = 0;      // body or chunk bytes still to come
   bool continue_pending_ = false;
 };

@@ -22,19 +22,32 @@ namespace http {
 
 namespace sse_detail {
 
-// id and event values end at CR, LF; an id with NUL is ignored by clients. Drop those bytes so
-// one field cannot smuggle another in.
+// A client ends a field's value at CR or LF, and ignores an id that holds NUL.
+constexpr bool breaks_field(char c) noexcept { return c == '\r' || c == '\n' || c == '\0'; }
+
+// Drops the bytes that break a field, so one field cannot smuggle another in.
 inline void append_field(std::string& out, std::string_view name, std::string_view value) {
   out += name;
   out += ": ";
   for (char c : value)
-    if (c != '\r' && c != '\n' && c != '\0') out += c;
+    if (!breaks_field(c)) out += c;
   out += '\n';
+}
+
+// Whether an id can be written as it is. Dropping bytes from one instead would hand the client an
+// id no event ever had (a resume from it finds nothing), and an id of nothing but such bytes would
+// become an empty "id:" line, which resets the client's last event id.
+inline bool writable_id(std::string_view id) noexcept {
+  if (id.empty()) return false;
+  for (char c : id)
+    if (breaks_field(c)) return false;
+  return true;
 }
 
 }  // namespace sse_detail
 
-// One event. An empty id writes no id line (an empty "id:" would reset the client's last id).
+// One event. The id line is written only for an id that is not empty and holds no CR, LF or NUL
+// (see writable_id); otherwise the event goes without one and the client keeps its last id.
 // data is split at CRLF, CR and LF, which the client reads as line ends, into one "data:" line
 // per line; the client joins them back with LF. A negative retry is left out.
 inline std::string sse_event(std::string_view id, std::string_view data,
@@ -43,7 +56,7 @@ inline std::string sse_event(std::string_view id, std::string_view data,
   std::string out;
   out.reserve(data.size() + id.size() + 32);
   if (event) sse_detail::append_field(out, "event", *event);
-  if (!id.empty()) sse_detail::append_field(out, "id", id);
+  if (sse_detail::writable_id(id)) sse_detail::append_field(out, "id", id);
   if (retry_ms && *retry_ms >= 0) {
     out += "retry: ";
     out += std::to_string(*retry_ms);

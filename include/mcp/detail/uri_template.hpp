@@ -1,6 +1,14 @@
 // RFC 6570 level-1 URI templates ("file:///{path}"): parsing, checking and matching a URI back to
 // its variables. A variable matches one or more characters other than '/', '?' and '#', and its
 // value is percent-decoded.
+//
+// What a handler receives, so that a value joined to a folder's path cannot leave it: a value is
+// never empty, "." or "..", and holds no '/', no '\', and no control byte (0x00-0x1F, 0x7F), whether
+// written plainly or percent-encoded (%2F, %5C, %00, %2E%2E...). A URI that would give a variable
+// such a value does not match (resources/read: resource not found); neither does one with a '%'
+// not followed by two hex digits. Any other byte may arrive, including ones that are not UTF-8
+// (%FF). That is not a safe file name yet (Windows, for one, trims trailing dots and spaces): a
+// handler still decides which names it serves.
 #pragma once
 
 #include <cctype>
@@ -64,11 +72,6 @@ class uri_template {
     std::map<std::string, std::string> vars;
     std::vector<bool> failed((parts_.size() + 1) * (uri.size() + 1), false);
     if (!match_from(0, uri, uri.size(), vars, failed)) return std::nullopt;
-    for (auto& [name, value] : vars) {
-      auto decoded = percent_decode(value);
-      if (!decoded) return std::nullopt;
-      value = std::move(*decoded);
-    }
     return vars;
   }
 
@@ -82,7 +85,17 @@ class uri_template {
     throw std::invalid_argument("Invalid URI template '" + text_ + "': " + why);
   }
 
+  // Of the URI as written: these end a variable.
   static bool allowed_in_value(char c) { return c != '/' && c != '?' && c != '#'; }
+  // Of a value once decoded (see the top of the file).
+  static bool allowed_decoded(unsigned char c) { return c >= 0x20 && c != 0x7F && c != '/' && c != '\\'; }
+
+  static int hex_digit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  }
 
   // `failed` remembers (part, position) pairs already known not to match, which keeps the search
   // polynomial however the template and URI are made.
@@ -96,32 +109,33 @@ class uri_template {
     if (!p.is_variable) {
       ok = rest.substr(0, p.text.size()) == p.text && match_from(index + 1, rest.substr(p.text.size()), total, vars, failed);
     } else {
-      // Try every non-empty value length; the literal after it decides which one fits.
-      for (std::size_t len = 1; !ok && len <= rest.size() && allowed_in_value(rest[len - 1]); ++len) {
+      // Try every value length that ends after a whole character or %XX, decoding as it goes; the
+      // literal after it decides which one fits. A byte a value may not hold, or a broken %, is in
+      // every longer value too: the search stops there.
+      std::string value;
+      std::size_t len = 0;
+      while (!ok && len < rest.size() && allowed_in_value(rest[len])) {
+        int byte = static_cast<unsigned char>(rest[len]);
+        std::size_t width = 1;
+        if (rest[len] == '%') {
+          const int hi = len + 2 < rest.size() ? hex_digit(rest[len + 1]) : -1;
+          const int lo = hi >= 0 ? hex_digit(rest[len + 2]) : -1;
+          if (lo < 0) break;
+          byte = hi * 16 + lo;
+          width = 3;
+        }
+        if (!allowed_decoded(static_cast<unsigned char>(byte))) break;
+        value += static_cast<char>(byte);
+        len += width;
+        if (value == "." || value == "..") continue;
         if (match_from(index + 1, rest.substr(len), total, vars, failed)) {
-          vars[p.text] = std::string(rest.substr(0, len));
+          vars[p.text] = value;
           ok = true;
         }
       }
     }
     if (!ok) failed[slot] = true;
     return ok;
-  }
-
-  static std::optional<std::string> percent_decode(std::string_view s) {
-    std::string out;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      if (s[i] != '%') {
-        out.push_back(s[i]);
-        continue;
-      }
-      if (i + 2 >= s.size() || !std::isxdigit(static_cast<unsigned char>(s[i + 1])) ||
-          !std::isxdigit(static_cast<unsigned char>(s[i + 2])))
-        return std::nullopt;
-      out.push_back(static_cast<char>(std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16)));
-      i += 2;
-    }
-    return out;
   }
 
   std::string text_;
