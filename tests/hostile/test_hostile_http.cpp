@@ -1,6 +1,7 @@
 // Hostile HTTP clients against a real mcp::http::listener on 127.0.0.1 over real sockets: many
 // slowloris clients, a client that never reads its SSE stream, clients that leave mid-request,
-// mid-response and mid-stream, and 10,000 idle sessions that must be held and then expire.
+// mid-response and mid-stream, 10,000 idle sessions that must be held and then expire, chunk
+// framing a lenient parser would accept, and a resource URI that tries to climb out of its folder.
 // The 413/414/431 limits are covered in tests/unit/test_http.cpp and not repeated here.
 // Catch2 assertions stay on the main thread; helper threads only count.
 #include "catch.hpp"
@@ -14,12 +15,14 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <random>
 #include <set>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #if defined(__GLIBC__)
@@ -581,4 +584,89 @@ TEST_CASE("hostile http: 10,000 idle sessions are held, then expire and their me
     // Released: at most a quarter of what the sessions took is still resident.
     CHECK(rss_pruned - rss_before < (rss_open - rss_before) / 4);
   }
+}
+
+TEST_CASE("hostile http: chunk framing that a lenient parser would accept gets 400 and a close", "[hostile][http]") {
+  served s;
+  client good(s.port());
+  REQUIRE(good.initialize());
+
+  // A chunked POST of a ping in two chunks; `first` and `last` are the chunk-size lines.
+  const std::string body = rpc(7, "ping").dump();
+  const std::string a = body.substr(0, 10), b = body.substr(10);
+  const auto hex = [](std::size_t n) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%zx", n);
+    return std::string(buf);
+  };
+  std::string head = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n";
+  for (const auto& h : post_headers(good.session)) head += h.name + ": " + h.value + "\r\n";
+  head += "\r\n";
+  const auto chunked = [&](const std::string& first_ext, const std::string& second_ext) {
+    return head + hex(a.size()) + first_ext + "\r\n" + a + "\r\n" + hex(b.size()) + second_ext + "\r\n" + b + "\r\n" +
+           "0\r\n\r\n";
+  };
+
+  // Well-formed extensions, quoted or not, are read past: the ping is answered.
+  {
+    test::http_connection conn(s.port());
+    conn.send(chunked(";a=b;flag", ";q=\"x \\\"y\\\"; z\""));
+    const auto r = conn.read(5s * slack);
+    REQUIRE(r.status == 200);
+    CHECK(json::parse(r.body) == json({{"jsonrpc", "2.0"}, {"id", 7}, {"result", json::object()}}));
+  }
+
+  const std::string space = "whitespace after chunk size\n", syntax = "malformed chunk extension\n";
+  const std::tuple<const char*, std::string, std::string> refused[] = {
+      {"space after the size", chunked(" ", ""), space},
+      {"tab after the size", chunked("\t", ""), space},
+      {"space before ';'", chunked(" ;a=b", ""), space},
+      {"';' without a name", chunked(";", ""), syntax},
+      {"unbalanced quote", chunked(";a=\"b", ""), syntax},
+      {"'=' without a value", chunked(";a=", ""), syntax},
+      {"space around '='", chunked(";a = b", ""), syntax},
+      {"only the second line", chunked("", ";a=\"b"), syntax},
+      {"extensions over 4 KiB", chunked(";" + std::string(2500, 'e'), ";" + std::string(2500, 'f')),
+       "chunk extensions too large\n"},
+  };
+  for (const auto& [what, bytes, detail] : refused) {
+    INFO(what);
+    test::http_connection conn(s.port());
+    conn.send(bytes);
+    const auto r = conn.read(5s * slack);
+    CHECK(r.status == 400);
+    CHECK(r.body == detail);
+    CHECK(r.header("Connection").value_or("") == "close");
+    CHECK(conn.wait_closed(5s * slack));  // what follows the bad line is never read as a request
+  }
+  CHECK(good.request("ping").status == 200);
+  CHECK(eventually([&] { return open_connections(s.port()) == 1; }, 5s * slack));  // `good`
+}
+
+TEST_CASE("hostile http: a template variable that decodes to '/', '..' or NUL is not found; the handler never runs",
+          "[hostile][http]") {
+  served s;
+  std::atomic<int> reads{0};
+  s.srv.resource_template({.uri_template = "file:///data/{name}", .name = "data"},
+                          [&](const std::map<std::string, std::string>& v) {
+                            ++reads;
+                            return "contents of " + v.at("name");
+                          });
+  client c(s.port());
+  REQUIRE(c.initialize());
+  const auto read = [&](const std::string& uri) {
+    const auto r = c.request("resources/read", {{"uri", uri}});
+    REQUIRE(r.status == 200);
+    return json::parse(r.body);
+  };
+  json fine = read("file:///data/notes%20one.txt");  // not const: a missing member is then null, not an assert
+  CHECK(fine["result"]["contents"][0]["text"] == "contents of notes one.txt");
+  for (const char* uri : {"file:///data/..%2F..%2Fetc%2Fpasswd", "file:///data/..", "file:///data/%2e%2E",
+                          "file:///data/..%5C..%5Cwindows%5Cwin.ini", "file:///data/passwd%00.txt"}) {
+    INFO(uri);
+    json r = read(uri);
+    CHECK(r["error"]["code"] == -32002);
+    CHECK(r["error"]["data"]["uri"] == uri);
+  }
+  CHECK(reads == 1);
 }
