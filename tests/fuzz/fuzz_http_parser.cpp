@@ -115,6 +115,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   small.max_header_count = 6;
   small.max_header_bytes = 256;
   small.max_body_bytes = 512;
+  small.max_chunk_ext_bytes = 24;
   for (const auto& limits : {small, http::http_limits{}}) {
     outcome whole = run(stream, {}, limits);
     outcome split = run(stream, cuts, limits);

@@ -1,11 +1,15 @@
 // URI template parsing and matching, template and URI both from the input (split at the first
-// newline). Oracles: a match binds exactly the template's variables; and values percent-encoded
-// into the template come back unchanged whenever the template's literals cannot be confused with
-// encoded text.
+// newline). Oracles: a match binds exactly the template's variables, each a value a handler may
+// receive (never empty, "." or "..", no '/', '\', control byte); and values percent-encoded into
+// the template come back unchanged whenever the template's literals cannot be confused with
+// encoded text, or, if one of them is not such a value, the URI does not match.
 #include <mcp/detail/uri_template.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -30,6 +34,14 @@ bool unambiguous(std::string_view literal) {
   return true;
 }
 
+// The rule of uri_template.hpp, written out again rather than called: the harness checks it.
+bool handler_may_receive(std::string_view value) {
+  if (value.empty() || value == "." || value == "..") return false;
+  for (unsigned char c : value)
+    if (c < 0x20 || c == 0x7F || c == '/' || c == '\\') return false;
+  return true;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -50,12 +62,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (vars->size() != names.size()) std::abort();
     for (const auto& n : names)
       if (!vars->count(n)) std::abort();
+    for (const auto& [name, value] : *vars)
+      if (!handler_may_receive(value)) std::abort();
   }
 
   // Round trip: rebuild a URI from the template with values cut from the input, then match it.
   if (names.empty()) return 0;
   std::string built;
   bool clean = true;
+  bool all_allowed = true;
   std::map<std::string, std::string> expected;
   std::size_t var_index = 0, pos = 0;
   const std::size_t piece = std::max<std::size_t>(1, uri.size() / names.size());
@@ -72,6 +87,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (value.empty()) value = "v";
     pos += piece;
     ++var_index;
+    all_allowed = all_allowed && handler_may_receive(value);
     expected[name] = value;
     built += percent_encode_all(value);
     i = close + 1;
@@ -82,6 +98,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (got) std::abort();
     return 0;
   }
-  if (clean && (!got || *got != expected)) std::abort();
+  if (clean && all_allowed && (!got || *got != expected)) std::abort();
+  if (clean && !all_allowed && got) std::abort();  // the only split gives a value no handler may get
   return 0;
 }
