@@ -25,6 +25,8 @@
 // non-integral or out-of-range integers and duplicate set items throw mcp::decode_error with the
 // JSON Pointer of the bad value. Absent non-required fields keep T{}'s value (or mcp::default_value's).
 // Constraints (min_length, pattern, ...) are not re-checked here: validate against schema_of<T>() first.
+// A std::variant takes the first alternative that accepts the value, numbers going first to the
+// alternatives of their own kind (5 to an integer, 5.0 to a double): see decode_variant.
 #pragma once
 
 #include <mcp/constraints.hpp>
@@ -372,26 +374,41 @@ void decode_struct(const json& j, T& out, const json_path* at) {
   if (matched != j.size()) fail_unknown_property(j, fields, at);
 }
 
+// Whether alternative A holds numbers of the kind `j` is written in: an integer type for 5, a
+// floating one for 5.0 or 5e0.
+template <class A>
+bool same_number_kind(const json& j) {
+  using U = unwrap_optional_t<A>;
+  if (j.is_number_float()) return std::is_floating_point_v<U>;
+  if (j.is_number()) return is_integer_v<U>;
+  return false;
+}
+
 template <std::size_t I, class V>
-void try_alternative(const json& j, V& out, const json_path* at, std::size_t& matches, std::string& failures) {
+bool try_alternative(const json& j, V& out, const json_path* at, std::string& failures) {
   std::variant_alternative_t<I, V> value{};
   try {
     decode_into(j, value, at);
   } catch (const decode_error& e) {
     failures += "; [" + std::to_string(I) + "] " + e.what();
-    return;
+    return false;
   }
-  if (matches++ == 0) out.template emplace<I>(std::move(value));
+  out.template emplace<I>(std::move(value));
+  return true;
 }
 
-// Mirrors the schema's oneOf: exactly one alternative must accept the value.
+// The schema is anyOf the alternatives, so a value may fit several; the first that takes it, in
+// declaration order, wins, except that a number goes first to the alternatives of the kind it is
+// written in. So std::variant<std::int64_t, double> decodes 5 as the int64_t 5 and 5.0 as the
+// double 5.0 (and 2^64, beyond int64_t, as a double), in either order; two structs that both
+// accept {} decode it as the first. Declare the more specific alternative first.
 template <class V, std::size_t... I>
 void decode_variant(const json& j, V& out, const json_path* at, std::index_sequence<I...>) {
-  std::size_t matches = 0;
   std::string failures;
-  (try_alternative<I>(j, out, at, matches, failures), ...);
-  if (matches == 0) fail(at, "matches none of the " + std::to_string(sizeof...(I)) + " alternatives" + failures);
-  if (matches > 1) fail(at, "matches more than one alternative; exactly one must match");
+  const bool preferred[] = {same_number_kind<std::variant_alternative_t<I, V>>(j)...};
+  const bool done = ((preferred[I] && try_alternative<I>(j, out, at, failures)) || ...) ||
+                    ((!preferred[I] && try_alternative<I>(j, out, at, failures)) || ...);
+  if (!done) fail(at, "matches none of the " + std::to_string(sizeof...(I)) + " alternatives" + failures);
 }
 
 template <class T>

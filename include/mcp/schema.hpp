@@ -4,8 +4,17 @@
 // {"type":"object","properties":{...},"required":[...],"additionalProperties":false}; nested structs
 // are inlined; a struct that contains itself (through std::vector, std::map, ...) is emitted once under
 // "$defs" at the root and referred to as {"$ref":"#/$defs/Name"}. Integers carry their type's range
-// unless a constraint sets a bound. Enums are {"type":"string","enum":[wire names]}; enumerator
-// descriptions are appended to the description. mcp::json is {} (any value).
+// and float carries +-FLT_MAX, unless a constraint sets a tighter bound (a looser one is dropped:
+// it would let through values the type cannot hold). double has no range: JSON text beyond it does
+// not parse. Enums are {"type":"string","enum":[wire names]}; enumerator descriptions are appended
+// to the description. mcp::json is {} (any value). A std::optional field is its value's schema and
+// not required (an empty one is left out); an optional anywhere else (an array item, a map value)
+// is anyOf the value's schema and null, as it is written null there. A std::variant is "anyOf" its
+// alternatives' schemas: alternatives may accept the same value (5 is an integer and a number),
+// which "oneOf" would refuse; decode picks one by a fixed rule (see decode_variant in reflect.hpp).
+//
+// The rule these keep: a value that validates against schema_of<T>() decodes as T, and the JSON of
+// every finite T validates (tests/unit/test_reflect.cpp checks both on random values).
 //
 // schema_of<T>() is an mcp::json, so object keys come out sorted; schema_of_ordered<T>() is the same
 // schema as nlohmann::ordered_json, with properties in declaration order (for display, or for
@@ -72,16 +81,53 @@ struct schema_context {
 template <class T>
 ordered_json type_schema(schema_context& ctx);
 
-template <class... Cs>
-inline constexpr bool sets_lower_bound_v =
-    (is_instance_of<minimum_t, Cs>::value || ...) || (is_instance_of<exclusive_minimum_t, Cs>::value || ...);
-template <class... Cs>
-inline constexpr bool sets_upper_bound_v =
-    (is_instance_of<maximum_t, Cs>::value || ...) || (is_instance_of<exclusive_maximum_t, Cs>::value || ...);
+// Number types whose schema carries their range: the integers, and float.
+template <class N>
+inline constexpr bool has_type_range_v = is_integer_v<N> || std::is_same_v<N, float>;
+
+// a < b, exactly, for any two arithmetic values (long double holds every int64, uint64 and double
+// exactly where it has 64 bits of mantissa, as on x86; elsewhere it is as exact as double).
+template <class A, class B>
+constexpr bool number_less(A a, B b) {
+  if constexpr (std::is_integral_v<A> && std::is_integral_v<B>) {
+    if constexpr (std::is_signed_v<A> == std::is_signed_v<B>)
+      return a < b;
+    else if constexpr (std::is_signed_v<A>)
+      return a < 0 || static_cast<std::make_unsigned_t<A>>(a) < b;
+    else
+      return b >= 0 && a < static_cast<std::make_unsigned_t<B>>(b);
+  } else {
+    return static_cast<long double>(a) < static_cast<long double>(b);
+  }
+}
+
+template <class C>
+inline constexpr bool is_lower_bound_v = is_instance_of<minimum_t, C>::value || is_instance_of<exclusive_minimum_t, C>::value;
+template <class C>
+inline constexpr bool is_upper_bound_v = is_instance_of<maximum_t, C>::value || is_instance_of<exclusive_maximum_t, C>::value;
+
+// Whether bound constraint C is tighter than (or as tight as) the range of field type M; a looser
+// one adds nothing to the type's own bound, and replacing that bound would let through values
+// that validate and then fail to decode.
+template <class M, class C>
+bool narrows_range(const C& c) {
+  using N = unwrap_optional_t<M>;
+  if constexpr (!has_type_range_v<N>) {
+    return true;
+  } else if constexpr (is_lower_bound_v<C>) {
+    return !number_less(c.value, std::numeric_limits<N>::lowest());
+  } else if constexpr (is_upper_bound_v<C>) {
+    return !number_less(std::numeric_limits<N>::max(), c.value);
+  } else {
+    return true;
+  }
+}
 
 template <class M, class C>
 void apply_constraint(ordered_json& s, const C& c) {
-  if constexpr (is_instance_of<default_value_t, C>::value) {
+  if constexpr (is_lower_bound_v<C> || is_upper_bound_v<C>) {
+    if (narrows_range<M>(c)) s[C::key] = c.value;
+  } else if constexpr (is_instance_of<default_value_t, C>::value) {
     s["default"] = convert_json<ordered_json>(encode(M(c.value)));
   } else if constexpr (is_instance_of<examples_t, C>::value) {
     ordered_json list = ordered_json::array();
@@ -97,7 +143,8 @@ void apply_constraint(ordered_json& s, const C& c) {
 
 template <class T, class C, class M, class... Cs>
 ordered_json field_schema(const field_info<C, M, Cs...>& f, const T& probe, schema_context& ctx) {
-  ordered_json s = type_schema<M>(ctx);
+  // An optional field means "may be absent", not "may be null": an empty one is left out.
+  ordered_json s = type_schema<unwrap_optional_t<M>>(ctx);
   if (f.description != nullptr) {
     // An enum's own description (its values) goes after the field's.
     auto own = s.find("description");
@@ -106,11 +153,14 @@ ordered_json field_schema(const field_info<C, M, Cs...>& f, const T& probe, sche
     else
       s["description"] = f.description;
   }
-  if constexpr (is_integer_v<unwrap_optional_t<M>>) {
-    if constexpr (sets_lower_bound_v<Cs...>) s.erase("minimum");
-    if constexpr (sets_upper_bound_v<Cs...>) s.erase("maximum");
-  }
-  std::apply([&](const auto&... c) { (apply_constraint<M>(s, c), ...); }, f.constraints);
+  // The type's own bounds give way to tighter ones.
+  std::apply(
+      [&](const auto&... c) {
+        if (((is_lower_bound_v<std::decay_t<decltype(c)>> && narrows_range<M>(c)) || ...)) s.erase("minimum");
+        if (((is_upper_bound_v<std::decay_t<decltype(c)>> && narrows_range<M>(c)) || ...)) s.erase("maximum");
+        (apply_constraint<M>(s, c), ...);
+      },
+      f.constraints);
   if constexpr (!has_default_value_v<Cs...>) {
     if (has_initializer(probe, f)) s["default"] = convert_json<ordered_json>(encode(probe.*f.member));
   }
@@ -193,17 +243,15 @@ ordered_json enum_schema() {
   return s;
 }
 
+// anyOf, not oneOf: with oneOf a value two alternatives accept (5 for int and double, {} for two
+// structs of optional fields) would be refused, though the variant holds it and encodes it.
 template <class... Ts>
-ordered_json one_of(schema_context& ctx) {
+ordered_json variant_schema(schema_context& ctx, type_tag<std::variant<Ts...>>) {
   ordered_json list = ordered_json::array();
   (list.push_back(type_schema<Ts>(ctx)), ...);
   ordered_json s = ordered_json::object();
-  s["oneOf"] = std::move(list);
+  s["anyOf"] = std::move(list);
   return s;
-}
-template <class... Ts>
-ordered_json variant_schema(schema_context& ctx, type_tag<std::variant<Ts...>>) {
-  return one_of<Ts...>(ctx);
 }
 
 template <class T>
@@ -223,13 +271,22 @@ ordered_json type_schema(schema_context& ctx) {
       s["maximum"] = static_cast<double>(high);
   } else if constexpr (std::is_floating_point_v<T>) {
     s["type"] = "number";
+    if constexpr (has_type_range_v<T>) {
+      // 1e39 is a JSON number but no float; a double holds every number JSON text can write.
+      s["minimum"] = static_cast<double>(std::numeric_limits<T>::lowest());
+      s["maximum"] = static_cast<double>(std::numeric_limits<T>::max());
+    }
   } else if constexpr (is_string_v<T>) {
     s["type"] = "string";
   } else if constexpr (std::is_same_v<T, json>) {
     // any value: no keywords
   } else if constexpr (is_optional<T>::value) {
-    // Optional means "may be absent", not "may be null".
-    s = type_schema<typename T::value_type>(ctx);
+    // Not a struct field (see field_schema) but an item, a map value, a variant alternative or
+    // the root, where an empty optional has no key to leave out and is written as null.
+    ordered_json list = ordered_json::array();
+    list.push_back(type_schema<typename T::value_type>(ctx));
+    list.push_back(ordered_json{{"type", "null"}});
+    s["anyOf"] = std::move(list);
   } else if constexpr (is_array_like_v<T>) {
     s["type"] = "array";
     s["items"] = type_schema<typename T::value_type>(ctx);

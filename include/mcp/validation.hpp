@@ -409,14 +409,15 @@ class validator {
     }
     using verdict = detail::compiled_schema::verdict;
     verdict answer = compiled_->run(instance, nullptr);
-    if (answer == verdict::accepted && !compiled_->walk_always) return out;
+    // valijson also reads integers beyond int64 in the value as wrapped negatives (2^64 - 1 as -1,
+    // which it would accept for an int16): where the value has one, the walk (exact for them)
+    // decides alone.
+    const bool wrapped = detail::holds_beyond_int64(instance);
+    if (answer == verdict::accepted && !compiled_->walk_always && !wrapped) return out;
     detail::schema_walker walker(schema_, &compiled_->regexes, nullptr);
     std::string pointer;
     walker.check(instance, schema_, pointer, &out);
-    // valijson also reads integers beyond int64 in the value as wrapped negatives: where the value
-    // has one, the walk (exact for them) decides alone.
-    if (out.empty() && answer == verdict::refused && !detail::holds_beyond_int64(instance))
-      out = valijson_violations(instance);
+    if (out.empty() && answer == verdict::refused && !wrapped) out = valijson_violations(instance);
     return out;
   }
 

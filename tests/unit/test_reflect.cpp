@@ -5,6 +5,7 @@
 #include <mcp/detail/reflect_writer.hpp>
 #include <mcp/reflect.hpp>
 #include <mcp/schema.hpp>
+#include <mcp/validation.hpp>
 
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
@@ -12,7 +13,9 @@
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -259,6 +262,108 @@ struct reversed {
   std::optional<tree> outline;
 };
 MCP_STRUCT(reversed, (by_name, "Descending keys"), (rows, "Rows"), (outline, "A tree"));
+
+// Two structs that both accept {}, for the order rule of variants.
+struct maybe_a {
+  std::optional<int> a;
+};
+MCP_STRUCT(maybe_a, (a, "A"));
+struct maybe_b {
+  std::optional<std::string> b;
+};
+MCP_STRUCT(maybe_b, (b, "B"));
+
+// Bounds against the type's own range.
+struct bounded {
+  float f32 = 0;
+  double f64 = 0;
+  std::uint8_t u8_loose = 0;
+  float f32_loose = 0;
+  float unit = 0;
+  std::uint8_t positive = 1;
+  std::int16_t both = 3;
+};
+MCP_STRUCT(bounded, (f32, "float"), (f64, "double"),
+           (u8_loose, "A looser minimum than the type's", mcp::minimum(-1000)),
+           (f32_loose, "A looser maximum than the type's", mcp::maximum(1e300)),
+           (unit, "0 to 1", mcp::minimum(0), mcp::maximum(1)),
+           (positive, "Above zero", mcp::exclusive_minimum(0)),
+           (both, "Two lower bounds", mcp::minimum(2), mcp::exclusive_minimum(1)));
+
+// Every kind of field, none constrained, for the property test of schema and decode.
+struct disc {
+  point center;
+  double radius;
+};
+MCP_STRUCT(disc, (center, "Centre"), (radius, "Radius"));
+struct box {
+  point corner;
+  float side;
+  std::optional<std::string> label;
+};
+MCP_STRUCT(box, (corner, "Corner"), (side, "Side"), (label, "Label"));
+struct kinds {
+  std::int8_t i8;
+  std::uint8_t u8;
+  std::int16_t i16;
+  std::uint16_t u16;
+  std::int32_t i32;
+  std::uint32_t u32;
+  std::int64_t i64;
+  std::uint64_t u64;
+  long long ll;
+  float f32;
+  double f64;
+  bool flag;
+  std::string text;
+  color shade;
+  mcp::json anything;
+  std::optional<float> maybe_f32;
+  std::optional<std::uint64_t> maybe_u64;
+  std::optional<point> maybe_point;
+  std::vector<float> floats;
+  std::vector<std::int64_t> ints;
+  std::array<std::int8_t, 2> pair;
+  std::set<std::int16_t> unique;
+  std::set<std::string> labels;
+  std::map<std::string, double> by_name;
+  std::map<std::string, std::optional<point>> places;
+  std::variant<std::int64_t, double> number;
+  std::variant<double, std::uint8_t> number_reversed;
+  std::variant<std::uint8_t, float, std::string, bool> scalar;
+  std::variant<color, std::int16_t> shade_or_number;
+  std::variant<disc, box> shape;
+  std::variant<point, std::vector<point>> one_or_many;
+  std::optional<std::variant<int, std::string>> maybe_either;
+  std::vector<std::variant<float, std::uint64_t>> mixed;
+  std::map<std::string, std::variant<std::int8_t, double>> mixed_by_name;
+  point origin;
+  std::vector<box> boxes;
+  std::vector<std::optional<std::int8_t>> gaps;
+  std::int32_t loose;  // a bound looser than its range: dropped, so random values all fit
+};
+MCP_STRUCT(kinds, (i8, "i8"), (u8, "u8"), (i16, "i16"), (u16, "u16"), (i32, "i32"), (u32, "u32"), (i64, "i64"),
+           (u64, "u64"), (ll, "ll"), (f32, "f32"), (f64, "f64"), (flag, "flag"), (text, "text"), (shade, "shade"),
+           (anything, "anything"), (maybe_f32, "maybe_f32"), (maybe_u64, "maybe_u64"), (maybe_point, "maybe_point"),
+           (floats, "floats"), (ints, "ints"), (pair, "pair"), (unique, "unique"), (labels, "labels"),
+           (by_name, "by_name"), (places, "places"), (number, "number"), (number_reversed, "number_reversed"),
+           (scalar, "scalar"), (shade_or_number, "shade_or_number"), (shape, "shape"), (one_or_many, "one_or_many"),
+           (maybe_either, "maybe_either"), (mixed, "mixed"), (mixed_by_name, "mixed_by_name"), (origin, "origin"),
+           (boxes, "boxes"), (gaps, "gaps"), (loose, "loose", mcp::minimum(-1e12), mcp::maximum(1e12)));
+
+// Types that count their constructions: building a schema constructs a probe T{}.
+struct counting {
+  counting() { ++constructions; }
+  static inline std::atomic<int> constructions{0};
+};
+struct counted_a : counting {
+  int n = 0;
+};
+MCP_STRUCT(counted_a, (n, "A number"));
+struct counted_b : counting {
+  std::string s;
+};
+MCP_STRUCT(counted_b, (s, "A string"));
 
 }  // namespace reflect_test
 
@@ -642,7 +747,7 @@ TEST_CASE("reflect: decode errors carry the JSON Pointer of the bad value", "[re
   }
 }
 
-TEST_CASE("reflect: variants decode to exactly one alternative", "[reflect]") {
+TEST_CASE("reflect: a variant is anyOf its alternatives and decodes to the first that takes the value", "[reflect]") {
   using shape = std::variant<rt::circle, rt::square>;
   const auto c = mcp::decode<shape>({{"center", {{"x", 1}, {"y", 1}}}, {"radius", 2}});
   REQUIRE(c.index() == 0);
@@ -651,14 +756,77 @@ TEST_CASE("reflect: variants decode to exactly one alternative", "[reflect]") {
   CHECK(error_pointer<shape>({{"radius", 2}}, &reason) == "");
   CHECK(reason.find("matches none of the 2 alternatives") == 0);
   CHECK(reason.find("/center: missing required property") != std::string::npos);
-  // 3 is both a valid int and a valid double: oneOf fails, so decode does too.
-  CHECK(error_pointer<std::variant<int, double>>(3, &reason) == "");
-  CHECK(reason == "matches more than one alternative; exactly one must match");
-  CHECK(std::get<double>(mcp::decode<std::variant<int, double>>(2.5)) == 2.5);
 
   const json& schema = mcp::schema_of<shape>();
-  REQUIRE(schema["oneOf"].size() == 2);
-  CHECK(schema["oneOf"][0] == mcp::schema_of<rt::circle>());
+  CHECK_FALSE(schema.contains("oneOf"));
+  REQUIRE(schema["anyOf"].size() == 2);
+  CHECK(schema["anyOf"][0] == mcp::schema_of<rt::circle>());
+
+  // 3 is an int and a double to JSON Schema: anyOf takes it (oneOf refused it), and a number goes
+  // to the alternative of the kind it is written in, in either order of the alternatives.
+  const mcp::validator numbers(mcp::schema_of<std::variant<int, double>>(), mcp::validator::root::any);
+  CHECK(numbers.validate(3).empty());
+  CHECK(std::get<int>(mcp::decode<std::variant<int, double>>(3)) == 3);
+  CHECK(std::get<int>(mcp::decode<std::variant<double, int>>(3)) == 3);
+  CHECK(std::get<double>(mcp::decode<std::variant<int, double>>(json(3.0))) == 3.0);
+  CHECK(std::get<double>(mcp::decode<std::variant<double, int>>(json::parse("3e0"))) == 3.0);
+  CHECK(std::get<double>(mcp::decode<std::variant<int, double>>(2.5)) == 2.5);
+  // An integer beyond the integer alternative's range goes to the double; a whole float with no
+  // double to go to goes to the integer.
+  CHECK(std::get<double>(mcp::decode<std::variant<int, double>>(json(std::int64_t{1} << 40))) == 1099511627776.0);
+  CHECK(std::get<int>(mcp::decode<std::variant<int, std::string>>(json(5.0))) == 5);
+  // Two alternatives that both take the value: the first declared wins.
+  CHECK(mcp::decode<std::variant<rt::maybe_a, rt::maybe_b>>(json::object()).index() == 0);
+  CHECK(mcp::decode<std::variant<rt::maybe_a, rt::maybe_b>>(json{{"b", "x"}}).index() == 1);
+  CHECK(mcp::decode<std::variant<rt::color, std::string>>("red").index() == 0);
+  CHECK(mcp::decode<std::variant<rt::color, std::string>>("pink").index() == 1);
+}
+
+TEST_CASE("reflect: float carries its range; a bound looser than the type's range is dropped", "[reflect]") {
+  const json& f = mcp::schema_of<float>();
+  CHECK(f["minimum"] == -static_cast<double>(std::numeric_limits<float>::max()));
+  CHECK(f["maximum"] == static_cast<double>(std::numeric_limits<float>::max()));
+  CHECK(mcp::schema_of<double>() == json{{"type", "number"}});  // no text beyond double parses
+  CHECK_THROWS(json::parse("1e400"));
+
+  const mcp::validator v(mcp::schema_of<rt::bounded>());
+  auto accepted = [&](const char* field, json value) {
+    json args = mcp::encode(rt::bounded{});
+    args[field] = value;
+    const bool valid = v.validate(args).empty();
+    bool decodes = true;
+    try {
+      (void)mcp::decode<rt::bounded>(args);
+    } catch (const mcp::decode_error&) {
+      decodes = false;
+    }
+    if (valid) CHECK(decodes);  // what validates decodes
+    return valid;
+  };
+  CHECK(accepted("f32", 3.0e38));
+  CHECK_FALSE(accepted("f32", 1e39));
+  CHECK_FALSE(accepted("f32", -1e39));
+  CHECK(accepted("f32", static_cast<double>(std::numeric_limits<float>::max())));
+  CHECK_FALSE(accepted("f32", std::nextafter(static_cast<double>(std::numeric_limits<float>::max()), 1e300)));
+  CHECK(accepted("f64", 1e300));
+
+  const json& p = mcp::schema_of<rt::bounded>()["properties"];
+  // mcp::minimum(-1000) on a uint8_t would let -5 through to a failing decode: the type's 0 stays.
+  CHECK(p["u8_loose"]["minimum"] == 0);
+  CHECK(p["u8_loose"]["maximum"] == 255);
+  CHECK_FALSE(accepted("u8_loose", -5));
+  CHECK(p["f32_loose"]["maximum"] == static_cast<double>(std::numeric_limits<float>::max()));
+  CHECK_FALSE(accepted("f32_loose", 1e39));
+  // Tighter bounds replace the type's.
+  CHECK(p["unit"] == json{{"type", "number"}, {"minimum", 0}, {"maximum", 1}, {"description", "0 to 1"}});
+  CHECK_FALSE(accepted("unit", 1.5));
+  CHECK(p["positive"]["exclusiveMinimum"] == 0);
+  CHECK_FALSE(p["positive"].contains("minimum"));
+  CHECK(p["positive"]["maximum"] == 255);
+  // Both a lower bound and an exclusive one: both kept, the type's dropped.
+  CHECK(p["both"]["minimum"] == 2);
+  CHECK(p["both"]["exclusiveMinimum"] == 1);
+  CHECK(p["both"]["maximum"] == std::numeric_limits<std::int16_t>::max());
 }
 
 TEST_CASE("reflect: recursive types use $defs and $ref", "[reflect]") {
@@ -746,14 +914,41 @@ TEST_CASE("reflect: enum descriptions and names", "[reflect]") {
   CHECK_THROWS_AS(mcp::encode(static_cast<rt::color>(42)), std::invalid_argument);
 }
 
+// Each thread asks for a schema no one has built yet, all at once: every one must get the same
+// object, built once. (Asking on this thread first, as this test once did, built it before the
+// threads started, so neither a rebuild on every call nor a per-thread copy made it fail.)
+template <class T>
+void check_built_once_across_threads() {
+  const int before = rt::counting::constructions;
+  constexpr int threads = 8;
+  std::atomic<int> waiting{threads};
+  std::vector<const json*> shared(threads, nullptr);
+  std::vector<const nlohmann::ordered_json*> ordered(threads, nullptr);
+  std::vector<std::thread> pool;
+  for (int i = 0; i < threads; ++i)
+    pool.emplace_back([&, i] {
+      for (--waiting; waiting > 0;) std::this_thread::yield();  // start together
+      shared[static_cast<std::size_t>(i)] = &mcp::schema_of<T>();
+      ordered[static_cast<std::size_t>(i)] = &mcp::schema_of_ordered<T>();
+    });
+  for (auto& t : pool) t.join();
+  const int built = rt::counting::constructions - before;
+  for (int i = 0; i < threads; ++i) {
+    CHECK(shared[static_cast<std::size_t>(i)] == &mcp::schema_of<T>());
+    CHECK(ordered[static_cast<std::size_t>(i)] == &mcp::schema_of_ordered<T>());
+  }
+  CHECK(*shared[0] == mcp::detail::convert_json<json>(mcp::detail::build_schema<T>()));
+  CHECK(rt::counting::constructions - before == built + 1);  // the build just above: one probe T{}
+  // Building a schema makes one probe T{}, and the required flags (computed once) another: one
+  // build in all, not one per thread or per call.
+  CHECK(built == 2);
+  for (int i = 0; i < 100; ++i) (void)mcp::schema_of<T>();
+  CHECK(rt::counting::constructions - before == built + 1);
+}
+
 TEST_CASE("reflect: schemas are built once and shared across threads", "[reflect]") {
-  const json* first = &mcp::schema_of<rt::department>();
-  std::vector<const json*> seen(4);
-  std::vector<std::thread> threads;
-  for (int i = 0; i < 4; ++i) threads.emplace_back([&, i] { seen[i] = &mcp::schema_of<rt::department>(); });
-  for (auto& t : threads) t.join();
-  for (const json* p : seen) CHECK(p == first);
-  CHECK(&mcp::schema_of<rt::department>() == first);
+  check_built_once_across_threads<rt::counted_a>();
+  check_built_once_across_threads<rt::counted_b>();  // the first type's build must not stand in for this one's
 }
 
 TEST_CASE("reflect: every schema in this file parses as draft-07 in valijson", "[reflect]") {
@@ -783,6 +978,7 @@ namespace {
 struct value_maker {
   std::mt19937_64 rng;
   int depth = 0;
+  bool finite = false;  // only what JSON text carries: no NaN or infinity, no invalid UTF-8
 
   std::size_t below(std::size_t n) { return static_cast<std::size_t>(rng() % n); }
 
@@ -790,13 +986,22 @@ struct value_maker {
     // Plain letters, characters that need escaping, valid multi-byte sequences and invalid bytes.
     static const std::vector<std::string> pieces = {"a",  "Z",  " ",  "\"", "\\", "/",    "\n", "\t", std::string(1, '\0'),
                                                     "\x1f", "\x7f", "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80",
-                                                    "\xC3", "\xFF", "\xED\xA0\x80", "{\"k\":1}"};
+                                                    "{\"k\":1}", "\xC3", "\xFF", "\xED\xA0\x80"};
+    const std::size_t valid_utf8 = pieces.size() - 3;
     std::string s;
-    for (std::size_t n = below(8); n > 0; --n) s += pieces[below(pieces.size())];
+    for (std::size_t n = below(8); n > 0; --n) s += pieces[below(finite ? valid_utf8 : pieces.size())];
     return s;
   }
 
   double real() {
+    if (finite) {
+      for (;;)
+        if (const double d = any_real(); std::isfinite(d)) return d;
+    }
+    return any_real();
+  }
+
+  double any_real() {
     switch (below(6)) {
       case 0: return static_cast<double>(static_cast<std::int64_t>(rng() >> below(64)));  // whole numbers, some huge
       case 1: return std::ldexp(static_cast<double>(rng() >> 11), static_cast<int>(below(200)) - 100);
@@ -855,7 +1060,16 @@ struct value_maker {
     } else if constexpr (mcp::detail::is_integer_v<T>) {
       out = integer<T>();
     } else if constexpr (std::is_floating_point_v<T>) {
-      out = static_cast<T>(real());
+      using limits = std::numeric_limits<T>;
+      switch (below(8)) {
+        case 0: out = below(2) ? limits::max() : limits::lowest(); break;
+        case 1: out = below(2) ? limits::denorm_min() : limits::min(); break;
+        default: {
+          double d = real();
+          while (finite && std::fabs(d) > static_cast<double>(limits::max())) d = real();
+          out = static_cast<T>(d);
+        }
+      }
     } else if constexpr (std::is_same_v<T, std::string>) {
       out = text();
     } else if constexpr (std::is_same_v<T, json>) {
@@ -912,6 +1126,193 @@ void check_written_like_encode(value_maker& make, int rounds) {
 }
 
 }  // namespace
+
+// The same C++ value: numbers bit for bit (so 0.0 is not -0.0), variants holding the same alternative.
+template <class T>
+bool same_value(const T& a, const T& b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return a == b && std::signbit(a) == std::signbit(b);
+  } else if constexpr (std::is_same_v<T, json>) {
+    return a.dump() == b.dump();  // json's == takes 5 for 5.0
+  } else if constexpr (mcp::detail::is_optional<T>::value) {
+    return a.has_value() == b.has_value() && (!a || same_value(*a, *b));
+  } else if constexpr (mcp::detail::is_array_like_v<T>) {
+    if (a.size() != b.size()) return false;
+    return std::equal(a.begin(), a.end(), b.begin(), [](const auto& x, const auto& y) {
+      return same_value<typename T::value_type>(x, y);
+    });
+  } else if constexpr (mcp::detail::is_string_map<T>::value) {
+    if (a.size() != b.size()) return false;
+    return std::equal(a.begin(), a.end(), b.begin(),
+                      [](const auto& x, const auto& y) { return x.first == y.first && same_value(x.second, y.second); });
+  } else if constexpr (mcp::detail::is_variant<T>::value) {
+    return a.index() == b.index() &&
+           std::visit([&](const auto& x) { return same_value(x, std::get<std::decay_t<decltype(x)>>(b)); }, a);
+  } else if constexpr (mcp::is_reflected_v<T>) {
+    bool same = true;
+    mcp::detail::for_each_field(mcp::detail::fields_of<T>(),
+                                [&](const auto& f, auto) { same = same && same_value(a.*f.member, b.*f.member); });
+    return same;
+  } else {
+    return a == b;
+  }
+}
+
+std::string listed(const std::vector<mcp::violation>& problems) {
+  std::string out;
+  for (const auto& p : problems) out += "\n  " + p.pointer + " (" + p.keyword + "): " + p.message;
+  return out;
+}
+
+// Random T values: encoded, each validates against schema_of<T>(); sent as text and read back,
+// each decodes to the same value, of the same variant alternatives.
+template <class T>
+void check_encoded_values_validate_and_decode(value_maker& make, int rounds) {
+  const mcp::validator v(mcp::schema_of<T>(), mcp::validator::root::any);
+  for (int i = 0; i < rounds; ++i) {
+    T value{};
+    make.fill(value);
+    const json tree = mcp::encode(value);
+    const json wire = json::parse(mcp::detail::to_json_text(tree));  // numbers as a client reads them
+    INFO(wire.dump());
+    for (const json* j : {&tree, &wire}) {
+      const auto problems = v.validate(*j);
+      INFO(listed(problems));
+      REQUIRE(problems.empty());
+      T back{};
+      REQUIRE_NOTHROW(back = mcp::decode<T>(*j));
+      REQUIRE(same_value(value, back));
+    }
+  }
+}
+
+// Values that stress a schema's edges: the ends of each integer and float range, a step past
+// them, whole numbers written as floats, and values of every other kind.
+std::vector<json> edge_values() {
+  const double float_max = std::numeric_limits<float>::max();
+  std::vector<json> out = {0,     -1,    1,     json(0.0), json(-0.0), json(5.0), 2.5, json(127.0), 128,
+                           -129,  255,   256,   65536,     -32769,     json(1e39), json(-1e39), float_max,
+                           -float_max, std::nextafter(float_max, 1e300), 1e300, json(9.3e18), nullptr, true, false,
+                           "",    "red", "x",   json::array(), json::object(), json::array({1, 2}),
+                           json{{"x", 1}, {"y", 2}}, json{{"a", 1}}, json{{"b", "s"}}};
+  for (std::int64_t v : {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max(),
+                         std::int64_t{std::numeric_limits<std::int32_t>::min()} - 1,
+                         std::int64_t{std::numeric_limits<std::uint32_t>::max()} + 1})
+    out.push_back(v);
+  out.push_back(std::numeric_limits<std::uint64_t>::max());
+  out.push_back(json(18446744073709551616.0));  // 2^64: one past uint64_t, as a float
+  out.push_back(json(-9223372036854775808.0));  // -2^63 as a float: in int64_t's range
+  return out;
+}
+
+// Every pointer in j, the root ("") included.
+void pointers_of(const json& j, const std::string& at, std::vector<std::string>& out) {
+  out.push_back(at);
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      std::string member = at;
+      mcp::detail::append_pointer_token(member, it.key());
+      pointers_of(*it, member, out);
+    }
+  } else if (j.is_array()) {
+    for (std::size_t i = 0; i < j.size(); ++i) pointers_of(j[i], at + "/" + std::to_string(i), out);
+  }
+}
+
+// Encoded T values with one part replaced by an edge value (or an object member dropped): every
+// one that validates against schema_of<T>() must decode, and its decoded value validate again.
+template <class T>
+int check_valid_values_decode(value_maker& make, int rounds) {
+  const mcp::validator v(mcp::schema_of<T>(), mcp::validator::root::any);
+  static const std::vector<json> edges = edge_values();
+  int valid = 0;
+  for (int i = 0; i < rounds; ++i) {
+    T value{};
+    make.fill(value);
+    json j = mcp::encode(value);
+    std::vector<std::string> where;
+    pointers_of(j, "", where);
+    const std::string at = where[make.below(where.size())];
+    if (!at.empty() && make.below(4) == 0) {
+      const json::json_pointer p(at);
+      json& parent = j[p.parent_pointer()];
+      if (parent.is_object()) parent.erase(p.back());
+    } else {
+      j[json::json_pointer(at)] = edges[make.below(edges.size())];
+    }
+    if (!v.validate(j).empty()) continue;
+    ++valid;
+    INFO(j.dump());
+    T back{};
+    REQUIRE_NOTHROW(back = mcp::decode<T>(j));
+    INFO(mcp::encode(back).dump());
+    CHECK(v.validate(mcp::encode(back)).empty());
+  }
+  return valid;
+}
+
+// Each edge value that validates against schema_of<T>() decodes as T; returns how many did.
+template <class T>
+int check_edges_decode() {
+  const mcp::validator v(mcp::schema_of<T>(), mcp::validator::root::any);
+  int valid = 0;
+  for (const json& j : edge_values()) {
+    if (!v.validate(j).empty()) continue;
+    ++valid;
+    INFO(mcp::schema_of<T>().dump() << " takes " << j.dump());
+    CHECK_NOTHROW(mcp::decode<T>(j));
+  }
+  return valid;
+}
+
+TEST_CASE("reflect: what a type encodes validates against its schema, and what validates decodes", "[reflect]") {
+  // Every edge value against every scalar type (each takes some, so the checks run).
+  CHECK(check_edges_decode<std::int8_t>() > 0);
+  CHECK(check_edges_decode<std::uint8_t>() > 0);
+  CHECK(check_edges_decode<std::int16_t>() > 0);
+  CHECK(check_edges_decode<std::uint16_t>() > 0);
+  CHECK(check_edges_decode<std::int32_t>() > 0);
+  CHECK(check_edges_decode<std::uint32_t>() > 0);
+  CHECK(check_edges_decode<std::int64_t>() > 0);
+  CHECK(check_edges_decode<std::uint64_t>() > 0);
+  CHECK(check_edges_decode<long long>() > 0);
+  CHECK(check_edges_decode<float>() > 0);
+  CHECK(check_edges_decode<double>() > 0);
+  CHECK(check_edges_decode<bool>() > 0);
+  CHECK(check_edges_decode<std::string>() > 0);
+  CHECK(check_edges_decode<rt::color>() > 0);
+  CHECK(check_edges_decode<std::optional<std::int8_t>>() > 0);
+  CHECK(check_edges_decode<std::variant<std::int64_t, double>>() > 0);
+  CHECK(check_edges_decode<std::variant<double, std::uint8_t>>() > 0);
+  CHECK(check_edges_decode<std::variant<std::uint8_t, float, std::string, bool>>() > 0);
+  CHECK(check_edges_decode<std::variant<rt::maybe_a, rt::maybe_b, rt::point>>() > 0);
+  CHECK(check_edges_decode<std::vector<std::uint8_t>>() > 0);
+
+
+  value_maker make{std::mt19937_64(20260519)};
+  make.finite = true;
+  check_encoded_values_validate_and_decode<rt::kinds>(make, 300);
+  check_encoded_values_validate_and_decode<rt::tree>(make, 200);
+  check_encoded_values_validate_and_decode<rt::department>(make, 200);
+  check_encoded_values_validate_and_decode<std::variant<std::int64_t, double>>(make, 200);
+  check_encoded_values_validate_and_decode<std::vector<std::variant<float, std::uint64_t, std::string>>>(make, 200);
+  check_encoded_values_validate_and_decode<std::map<std::string, std::optional<std::uint64_t>>>(make, 200);
+
+  // Alternatives that accept the same JSON: the first declared takes it, so the value may come
+  // back as another alternative, but its JSON is the same and validates.
+  const mcp::validator overlapping(mcp::schema_of<std::variant<rt::maybe_a, rt::maybe_b>>(), mcp::validator::root::any);
+  for (const auto& value : {std::variant<rt::maybe_a, rt::maybe_b>(rt::maybe_b{}),
+                            std::variant<rt::maybe_a, rt::maybe_b>(rt::maybe_b{"x"})}) {
+    const json j = mcp::encode(value);
+    CHECK(overlapping.validate(j).empty());
+    CHECK(mcp::encode(mcp::decode<std::variant<rt::maybe_a, rt::maybe_b>>(j)) == j);
+  }
+
+  CHECK(check_valid_values_decode<rt::kinds>(make, 1500) > 300);
+  CHECK(check_valid_values_decode<rt::tree>(make, 300) > 8);
+  CHECK(check_valid_values_decode<std::variant<std::int64_t, double>>(make, 300) > 100);
+  CHECK(check_valid_values_decode<std::vector<std::variant<float, std::uint64_t, std::string>>>(make, 300) > 50);
+}
 
 TEST_CASE("reflect: write_encoded writes exactly the text of encode, without the tree", "[reflect]") {
   value_maker make{std::mt19937_64(20261123)};
