@@ -314,6 +314,59 @@ ordered_json type_schema(schema_context& ctx) {
   return s;
 }
 
+// Constraints that check a value; the others (default_value, examples, title, deprecated) only
+// describe it.
+template <class C>
+inline constexpr bool is_check_v = !is_instance_of<default_value_t, C>::value && !is_instance_of<examples_t, C>::value &&
+                                   !std::is_same_v<C, title_t> && !std::is_same_v<C, deprecated_t>;
+
+// The alternatives of a variant, as tags.
+template <class... Ts>
+std::tuple<type_tag<Ts>...> variant_tags(type_tag<std::variant<Ts...>>) {
+  return {};
+}
+
+// Whether some value of T encodes to JSON that schema_of<T>() refuses. Its shape never does: every
+// type, range and variant of the schema follows from T, so only a check that T does not enforce
+// itself can (mcp::minimum, mcp::pattern, ...), or uniqueItems on a std::set of items that the set
+// tells apart by more, or less, than their JSON. (Finite numbers only: JSON has no NaN or infinity,
+// and writes them as null.) `open`: the structs being looked at, so recursive types end.
+template <class T>
+bool may_break_schema(std::vector<const void*>& open) {
+  if constexpr (is_optional<T>::value || is_vector<T>::value || is_std_array<T>::value) {
+    return may_break_schema<typename T::value_type>(open);
+  } else if constexpr (is_set<T>::value) {
+    using U = typename T::value_type;
+    return !(std::is_arithmetic_v<U> || is_string_v<U> || is_reflected_enum_v<U>) || may_break_schema<U>(open);
+  } else if constexpr (is_string_map<T>::value) {
+    return may_break_schema<typename T::mapped_type>(open);
+  } else if constexpr (is_variant<T>::value) {
+    return std::apply([&](auto... tag) { return (may_break_schema<typename decltype(tag)::type>(open) || ...); },
+                      variant_tags(type_tag<T>{}));
+  } else if constexpr (is_reflected_v<T>) {
+    if (std::find(open.begin(), open.end(), id_of<T>()) != open.end()) return false;  // looked at further up
+    open.push_back(id_of<T>());
+    bool may = false;
+    for_each_field(fields_of<T>(), [&](const auto& f, auto) {
+      using M = typename std::decay_t<decltype(f)>::member_type;
+      // A bound looser than the type's range is left out of the schema (see field_schema).
+      auto checks = [](const auto& c) { return is_check_v<std::decay_t<decltype(c)>> && narrows_range<M>(c); };
+      may = may || std::apply([&](const auto&... c) { return (checks(c) || ...); }, f.constraints) ||
+            may_break_schema<M>(open);
+    });
+    open.pop_back();
+    return may;
+  } else {
+    return false;  // bool, numbers, strings, enums, mcp::json
+  }
+}
+
+template <class T>
+bool may_break_schema() {
+  std::vector<const void*> open;
+  return may_break_schema<T>(open);
+}
+
 template <class T>
 ordered_json build_schema() {
   schema_context ctx;

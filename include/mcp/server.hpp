@@ -57,11 +57,11 @@ struct server_options {
   std::size_t page_size = 100;    // items per page of every list method
   std::size_t max_json_depth = 128;  // deeper messages are refused while reading (stack safety)
   coercion coerce = coercion::lossless;  // default policy for tool arguments; tools may override
-#ifdef NDEBUG
-  bool validate_output = false;   // check tool results against their output schema
-#else
+  // Check tool results against their output schema, the same in every build: a result that breaks
+  // it becomes an isError result ("a bug in the server") and a log line listing the violations.
+  // Typed tools are checked only where a value could break it (a constraint such as mcp::minimum
+  // on an output field); runtime-schema tools always.
   bool validate_output = true;
-#endif
   // Where the server's own diagnostics go (handler exceptions, dropped messages). Never stdout.
   std::function<void(std::string_view)> log_sink;
 

@@ -122,8 +122,8 @@ json structured_result(const Out& out, const pipeline_settings& s) {
   if (s.validate_output && s.output_validator) {
     auto problems = s.output_validator->validate(value);
     if (!problems.empty()) {
-      s.owner->log_diagnostic("tool '" + s.tool_name + "' returned output that breaks its output schema: " +
-                              describe_violations(s.tool_name, problems, s.output_validator->schema()));
+      s.owner->log_diagnostic("tool '" + s.tool_name + "' returned a result that breaks its own output schema " +
+                              violation_list(problems) + "\nThe client was sent an isError result instead.");
       return error_result("Tool '" + s.tool_name +
                           "' produced a result that does not match its declared output schema. This is a bug in the "
                           "server, not in your call; the details were logged.");
@@ -249,6 +249,19 @@ nlohmann::ordered_json display_schema_for(const json& output_schema) {
     return legacy_output_schema(output_schema);
 }
 
+// Whether the output of a handler returning Out needs checking against its schema: only where a
+// value of Out can break it (see may_break_schema); a runtime schema always does.
+template <class Out>
+bool output_may_break() {
+  if constexpr (unwrap_result<Out>::wrapped)
+    return output_may_break<typename unwrap_result<Out>::type>();
+  else if constexpr (std::is_same_v<Out, std::string> || std::is_same_v<Out, tool_result> ||
+                     std::is_same_v<Out, tool_error> || std::is_same_v<Out, json>)
+    return false;  // no output schema
+  else
+    return may_break_schema<Out>();
+}
+
 template <class Out>
 json output_schema_for() {
   if constexpr (unwrap_result<Out>::wrapped) {
@@ -350,9 +363,11 @@ inline json no_argument_schema() { return json{{"type", "object"}, {"additionalP
 
 // What every tool registration shares: the Tool definition and the pipeline's settings, from the
 // tool's options over the server's defaults. Compiles the output validator once.
+// `output_may_break`: false where no value the handler can return breaks the output schema, so
+// checking would never find anything (typed outputs without constraints).
 inline pipeline_settings prepare_tool(tool_definition& def, std::string name, std::string description, json input_schema,
                                       json output_schema, nlohmann::ordered_json display_schema,
-                                      const tool_options& options, const server& owner) {
+                                      const tool_options& options, const server& owner, bool output_may_break = true) {
   pipeline_settings s;
   s.tool_name = name;
   s.coerce = options.coerce.value_or(owner.options().coerce);
@@ -361,7 +376,7 @@ inline pipeline_settings prepare_tool(tool_definition& def, std::string name, st
   s.render = options.render;
   s.text_budget = options.text_budget;
   s.truncation_hint = options.truncation_hint;
-  if (!output_schema.is_null())
+  if (!output_schema.is_null() && output_may_break)  // also checks a runtime output schema at registration
     s.output_validator = std::make_shared<const validator>(output_schema, validator::root::any);
   s.output_schema = output_schema;
   s.display_schema = std::move(display_schema);
@@ -410,8 +425,9 @@ server& server::tool(std::string name, std::string description, Handler&& handle
       else
         input_schema = schema_of<In>();
       tool_definition def;
-      detail::pipeline_settings s = detail::prepare_tool(def, std::move(name), std::move(description), std::move(input_schema),
-                                                         std::move(output_schema), std::move(display_schema), options, *this);
+      detail::pipeline_settings s =
+          detail::prepare_tool(def, std::move(name), std::move(description), std::move(input_schema), std::move(output_schema),
+                               std::move(display_schema), options, *this, detail::output_may_break<R>());
 
       using pipeline = detail::typed_tool<F, In, shape::takes_context>;
       auto p = std::make_shared<pipeline>(pipeline{F(std::forward<Handler>(handler)), std::move(s), nullptr, nullptr});

@@ -602,18 +602,26 @@ class validator {
   std::shared_ptr<detail::compiled_schema> compiled_;
 };
 
-// The isError text for the model: every violation, one per line, and what to do next.
-inline std::string describe_violations(std::string_view tool_name, const std::vector<violation>& v,
-                                       [[maybe_unused]] const json& schema) {
-  if (v.empty()) return std::string();
+namespace detail {
+// "(2 problems):" and one line per violation ("\n- /path: message (keyword)"), at most 25.
+inline std::string violation_list(const std::vector<violation>& v) {
   constexpr std::size_t max_lines = 25;  // past this, more lines help no one
-  std::string out = "Invalid arguments for tool '" + std::string(tool_name) + "' (" + detail::plural(v.size(), "problem") + "):";
+  std::string out = "(" + plural(v.size(), "problem") + "):";
   for (std::size_t i = 0; i < v.size() && i < max_lines; ++i) {
     out += "\n- ";
     if (!v[i].pointer.empty()) out += v[i].pointer + ": ";
     out += v[i].message + " (" + v[i].keyword + ")";
   }
-  if (v.size() > max_lines) out += "\n- ... and " + detail::plural(v.size() - max_lines, "more problem");
+  if (v.size() > max_lines) out += "\n- ... and " + plural(v.size() - max_lines, "more problem");
+  return out;
+}
+}  // namespace detail
+
+// The isError text for the model: every violation, one per line, and what to do next.
+inline std::string describe_violations(std::string_view tool_name, const std::vector<violation>& v,
+                                       [[maybe_unused]] const json& schema) {
+  if (v.empty()) return std::string();
+  std::string out = "Invalid arguments for tool '" + std::string(tool_name) + "' " + detail::violation_list(v);
   out += v.size() == 1 ? "\nFix this and call the tool again." : "\nFix these and call the tool again.";
   return out;
 }

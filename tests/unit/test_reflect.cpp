@@ -782,6 +782,22 @@ TEST_CASE("reflect: a variant is anyOf its alternatives and decodes to the first
   CHECK(mcp::decode<std::variant<rt::color, std::string>>("pink").index() == 1);
 }
 
+TEST_CASE("reflect: only a constraint lets a value break its type's schema", "[reflect]") {
+  using mcp::detail::may_break_schema;
+  CHECK_FALSE(may_break_schema<rt::kinds>());
+  CHECK_FALSE(may_break_schema<rt::tree>());      // recursive: the walk ends
+  CHECK_FALSE(may_break_schema<rt::employee>());  // mutually recursive
+  CHECK_FALSE(may_break_schema<std::map<std::string, std::optional<rt::point>>>());
+  CHECK_FALSE(may_break_schema<std::set<std::string>>());
+  CHECK_FALSE(may_break_schema<rt::defaults>());  // default_value only describes
+  CHECK(may_break_schema<rt::everything>());
+  CHECK(may_break_schema<rt::create_note_args>());              // min_length
+  CHECK(may_break_schema<std::vector<rt::circle>>());           // exclusive_minimum, in an item
+  CHECK(may_break_schema<std::variant<int, rt::square>>());     // minimum, in an alternative
+  CHECK(may_break_schema<std::optional<rt::numbers>>() == false);
+  CHECK(may_break_schema<std::set<rt::maybe_a>>());             // items the set may tell apart by less than their JSON
+}
+
 TEST_CASE("reflect: float carries its range; a bound looser than the type's range is dropped", "[reflect]") {
   const json& f = mcp::schema_of<float>();
   CHECK(f["minimum"] == -static_cast<double>(std::numeric_limits<float>::max()));

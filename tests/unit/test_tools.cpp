@@ -8,6 +8,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <mutex>
 #include <random>
 #include <string_view>
@@ -484,6 +487,73 @@ std::vector<std::string> every_kind_of_call() {
 
 }  // namespace
 
+namespace tt {
+struct word_count {
+  std::string title;
+  int words = 0;
+};
+MCP_STRUCT(word_count, (title, "Title"), (words, "Words", mcp::minimum(0)));
+}  // namespace tt
+
+TEST_CASE("typed tool: output is validated by default, in every build, where a result can break its schema") {
+  // The same default in every build: no public header reads NDEBUG.
+  CHECK(mcp::server_options{}.validate_output);
+  std::size_t headers = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(MCP_TEST_SOURCE_DIR) + "/../include")) {
+    if (entry.path().extension() != ".hpp") continue;
+    ++headers;
+    std::ifstream in(entry.path());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    INFO(entry.path().string());
+    CHECK(text.find("NDEBUG") == std::string::npos);
+  }
+  CHECK(headers > 20);
+
+  std::vector<std::string> diagnostics;
+  auto srv = make_server(&diagnostics);  // default options
+  srv.tool("count_words", "Counts words.", [](const tt::paint_args& in) {
+    return tt::word_count{in.name, static_cast<int>(in.sizes.size()) - 1};  // -1 for no sizes: a bug
+  });
+  mcp::testing::client c(srv);
+  c.initialize();
+  CHECK(call(c, "count_words", {{"name", "wall"}, {"sizes", {1, 2}}})["structuredContent"] == json{{"title", "wall"}, {"words", 1}});
+  CHECK(diagnostics.empty());
+
+  // The model is told the server is at fault, not its call; the log says the result broke the
+  // tool's output schema, and lists how.
+  json bad = call(c, "count_words", {{"name", "wall"}, {"sizes", json::array()}});
+  CHECK(bad["isError"] == true);
+  CHECK_FALSE(bad.contains("structuredContent"));
+  CHECK(text_of(bad) == "Tool 'count_words' produced a result that does not match its declared output schema. This is a "
+                        "bug in the server, not in your call; the details were logged.");
+  REQUIRE(diagnostics.size() == 1);
+  INFO(diagnostics[0]);
+  CHECK(diagnostics[0] == "tool 'count_words' returned a result that breaks its own output schema (1 problem):\n"
+                          "- /words: must be at least 0, got -1 (minimum)\n"
+                          "The client was sent an isError result instead.");
+  CHECK(diagnostics[0].find("Invalid arguments") == std::string::npos);
+  CHECK(diagnostics[0].find("call the tool again") == std::string::npos);
+
+  // The direct path (replies written as text) checks it the same way.
+  recorded_session direct(srv, "2025-11-25");
+  srv.handle_text(direct.s,
+                  R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"count_words","arguments":{"name":"wall","sizes":[]}}})");
+  const auto lines = direct.out->take();
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0].find("does not match its declared output schema") != std::string::npos);
+  CHECK(diagnostics.size() == 2);
+
+  // Where no value of the output type can break its schema (no constraint in it), there is nothing
+  // to check and none is made: such replies are written straight from the value.
+  CHECK(mcp::detail::output_may_break<tt::word_count>());
+  CHECK(mcp::detail::output_may_break<mcp::result<std::vector<tt::word_count>>>());
+  CHECK(mcp::detail::output_may_break<tt::paint_args>());
+  CHECK_FALSE(mcp::detail::output_may_break<tt::add_result>());
+  CHECK_FALSE(mcp::detail::output_may_break<mcp::result<tt::profile>>());
+  CHECK_FALSE(mcp::detail::output_may_break<std::vector<int>>());
+  CHECK_FALSE(mcp::detail::output_may_break<std::string>());
+}
+
 TEST_CASE("direct path: read_tool_call reads the usual tools/call and declines everything else") {
   auto call = mcp::detail::read_tool_call(
       R"({"params":{"arguments":{"a":1},"name":"add"},"id":"x","method":"tools/call","jsonrpc":"2.0"})", 128);
@@ -595,7 +665,9 @@ TEST_CASE("direct path: what it leaves to the general path") {
     for (auto& l : busy.out->take()) lines.push_back(std::move(l));
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  INFO(lines[0] << "\n" << lines[1] << "\n" << lines[2]);
+  std::string all;  // whatever came, however many lines (fewer than three when it fails)
+  for (const auto& l : lines) all += l + "\n";
+  INFO(all);
   REQUIRE(lines.size() == 3);  // initialize, the refusal, the answer
   CHECK(lines[1].find("already in use") != std::string::npos);
   CHECK(lines[2].find("done") != std::string::npos);
