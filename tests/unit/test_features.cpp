@@ -30,6 +30,42 @@ mcp::server make_server(std::size_t page_size = 100) {
   return mcp::server(info, options);
 }
 int code_of(const json& r) { return r.at("error").at("code").get<int>(); }
+
+// What the tests below register, shared with the official-schema check at the end.
+void add_sample_resources(mcp::server& srv) {
+  srv.resource({.uri = "test://static-text", .name = "static-text", .title = "Static Text", .mime_type = "text/plain"},
+               [] { return std::string("hello"); });
+  srv.resource({.uri = "test://bin", .name = "bin", .mime_type = "image/png"}, [] { return mcp::blob{"\x89PNG"}; });
+  srv.resource_template({.uri_template = "test://doc/{id}", .name = "doc", .mime_type = "application/json"},
+                        [](const ft::doc_vars& v) { return json{{"id", v.id}}; });
+  srv.resource_template({.uri_template = "test://raw/{path}", .name = "raw"},
+                        [](const std::map<std::string, std::string>& v, mcp::context&) { return "raw " + v.at("path"); });
+}
+void add_sample_prompts(mcp::server& srv) {
+  srv.prompt("greet", "Greets someone", [](const ft::greet_args& a) {
+    return mcp::prompt_result{"A greeting", {mcp::user("Hello " + a.name + (a.style ? " (" + *a.style + ")" : "")),
+                                             mcp::assistant(mcp::embedded_text("test://x", "embedded", "text/plain"))}};
+  }, {.title = "Greeter"});
+  srv.prompt("image", "Shows an image", [] {
+    return std::vector<mcp::prompt_message>{mcp::user(mcp::image("\x89PNG", "image/png")), mcp::user("Describe it.")};
+  });
+}
+void add_sample_completions(mcp::server& srv) {
+  srv.prompt("greet", "Greets someone", [](const ft::greet_args& a) { return "Hi " + a.name; });
+  srv.resource_template({.uri_template = "test://doc/{id}", .name = "doc"},
+                        [](const ft::doc_vars& v) { return v.id; });
+  srv.complete_prompt_argument("greet", "style", [](const std::string& value, const std::map<std::string, std::string>& ctx) {
+    std::vector<std::string> out;
+    for (std::string s : {"formal", "friendly", "casual"})
+      if (s.rfind(value, 0) == 0) out.push_back(s + (ctx.count("name") ? "-" + ctx.at("name") : ""));
+    return out;
+  });
+  srv.complete_template_variable("test://doc/{id}", "id", [](const std::string&, const auto&) {
+    std::vector<std::string> ids;
+    for (int i = 0; i < 150; ++i) ids.push_back(std::to_string(i));
+    return ids;
+  });
+}
 }  // namespace
 
 TEST_CASE("uri templates: level-1 matching, decoding and refusals") {
@@ -107,28 +143,19 @@ TEST_CASE("uri templates: a value never decodes to a path step out of its place"
 
 TEST_CASE("resources: list, read text and blob, templates, not found") {
   auto srv = make_server();
-  srv.resource({.uri = "test://static-text", .name = "static-text", .title = "Static Text", .mime_type = "text/plain"},
-               [] { return std::string("hello"); });
-  srv.resource({.uri = "test://bin", .name = "bin", .mime_type = "image/png"}, [] { return mcp::blob{"\x89PNG"}; });
-  srv.resource_template({.uri_template = "test://doc/{id}", .name = "doc", .mime_type = "application/json"},
-                        [](const ft::doc_vars& v) { return json{{"id", v.id}}; });
-  srv.resource_template({.uri_template = "test://raw/{path}", .name = "raw"},
-                        [](const std::map<std::string, std::string>& v, mcp::context&) { return "raw " + v.at("path"); });
+  add_sample_resources(srv);
   mcp::testing::client c(srv);
   json caps = c.initialize()["capabilities"];
   CHECK(caps["resources"] == json{{"subscribe", true}, {"listChanged", true}});
   CHECK(caps.contains("completions"));
 
   json list = c.result("resources/list");
-  CHECK_OFFICIAL(list, "ListResourcesResult");
   CHECK(list["resources"][0] == json{{"uri", "test://static-text"}, {"name", "static-text"}, {"title", "Static Text"}, {"mimeType", "text/plain"}});
   CHECK(list["resources"].size() == 2);
   json templates = c.result("resources/templates/list");
-  CHECK_OFFICIAL(templates, "ListResourceTemplatesResult");
   CHECK(templates["resourceTemplates"][0]["uriTemplate"] == "test://doc/{id}");
 
   json text = c.result("resources/read", {{"uri", "test://static-text"}});
-  CHECK_OFFICIAL(text, "ReadResourceResult");
   CHECK(text == json{{"contents", {{{"uri", "test://static-text"}, {"mimeType", "text/plain"}, {"text", "hello"}}}}});
   json bin = c.result("resources/read", {{"uri", "test://bin"}});
   CHECK(bin["contents"][0]["blob"] == mcp::detail::base64_encode("\x89PNG"));
@@ -202,18 +229,11 @@ TEST_CASE("each list pages with cursors that walk every item once") {
 
 TEST_CASE("prompts: arguments from the struct, required checked, rich messages") {
   auto srv = make_server();
-  srv.prompt("greet", "Greets someone", [](const ft::greet_args& a) {
-    return mcp::prompt_result{"A greeting", {mcp::user("Hello " + a.name + (a.style ? " (" + *a.style + ")" : "")),
-                                             mcp::assistant(mcp::embedded_text("test://x", "embedded", "text/plain"))}};
-  }, {.title = "Greeter"});
-  srv.prompt("image", "Shows an image", [] {
-    return std::vector<mcp::prompt_message>{mcp::user(mcp::image("\x89PNG", "image/png")), mcp::user("Describe it.")};
-  });
+  add_sample_prompts(srv);
   mcp::testing::client c(srv);
   json caps = c.initialize()["capabilities"];
   CHECK(caps["prompts"] == json{{"listChanged", true}});
   json list = c.result("prompts/list");
-  CHECK_OFFICIAL(list, "ListPromptsResult");
   CHECK(list["prompts"][0] == json{{"name", "greet"},
                                    {"title", "Greeter"},
                                    {"description", "Greets someone"},
@@ -221,12 +241,10 @@ TEST_CASE("prompts: arguments from the struct, required checked, rich messages")
                                     {{{"name", "name"}, {"description", "Who to greet"}, {"required", true}},
                                      {{"name", "style"}, {"description", "formal or casual"}, {"required", false}}}}});
   json got = c.result("prompts/get", {{"name", "greet"}, {"arguments", {{"name", "Ada"}, {"style", "formal"}}}});
-  CHECK_OFFICIAL(got, "GetPromptResult");
   CHECK(got["description"] == "A greeting");
   CHECK(got["messages"][0] == json{{"role", "user"}, {"content", {{"type", "text"}, {"text", "Hello Ada (formal)"}}}});
   CHECK(got["messages"][1]["content"]["type"] == "resource");
   json image = c.result("prompts/get", {{"name", "image"}});
-  CHECK_OFFICIAL(image, "GetPromptResult");
   CHECK(image["messages"][0]["content"]["type"] == "image");
 
   json missing = c.request("prompts/get", {{"name", "greet"}, {"arguments", json::object()}});
@@ -238,26 +256,12 @@ TEST_CASE("prompts: arguments from the struct, required checked, rich messages")
 
 TEST_CASE("completion: prompt arguments and template variables, at most 100 values") {
   auto srv = make_server();
-  srv.prompt("greet", "Greets someone", [](const ft::greet_args& a) { return "Hi " + a.name; });
-  srv.resource_template({.uri_template = "test://doc/{id}", .name = "doc"},
-                        [](const ft::doc_vars& v) { return v.id; });
-  srv.complete_prompt_argument("greet", "style", [](const std::string& value, const std::map<std::string, std::string>& ctx) {
-    std::vector<std::string> out;
-    for (std::string s : {"formal", "friendly", "casual"})
-      if (s.rfind(value, 0) == 0) out.push_back(s + (ctx.count("name") ? "-" + ctx.at("name") : ""));
-    return out;
-  });
-  srv.complete_template_variable("test://doc/{id}", "id", [](const std::string&, const auto&) {
-    std::vector<std::string> ids;
-    for (int i = 0; i < 150; ++i) ids.push_back(std::to_string(i));
-    return ids;
-  });
+  add_sample_completions(srv);
   mcp::testing::client c(srv);
   c.initialize();
   json r = c.result("completion/complete", {{"ref", {{"type", "ref/prompt"}, {"name", "greet"}}},
                                             {"argument", {{"name", "style"}, {"value", "f"}}},
                                             {"context", {{"arguments", {{"name", "Ada"}}}}}});
-  CHECK_OFFICIAL(r, "CompleteResult");
   CHECK(r == json{{"completion", {{"values", {"formal-Ada", "friendly-Ada"}}, {"total", 2}, {"hasMore", false}}}});
   json many = c.result("completion/complete", {{"ref", {{"type", "ref/resource"}, {"uri", "test://doc/{id}"}}},
                                                {"argument", {{"name", "id"}, {"value", ""}}}});
@@ -284,4 +288,40 @@ TEST_CASE("client capabilities gate sampling, elicitation and roots") {
   CHECK(r["content"][0]["text"] ==
         "This needs the client to support elicitation (elicitation/create), and the connected client did not declare "
         "that capability.");
+}
+
+TEST_CASE("official schema: resources, templates, prompts and completion replies", "[.official-schema]") {
+  {
+    auto srv = make_server();
+    add_sample_resources(srv);
+    mcp::testing::client c(srv);
+    c.initialize();
+    CHECK_OFFICIAL(c.result("resources/list"), "ListResourcesResult");
+    CHECK_OFFICIAL(c.result("resources/templates/list"), "ListResourceTemplatesResult");
+    for (const char* uri : {"test://static-text", "test://bin", "test://doc/123", "test://raw/a%2Fb"})
+      CHECK_OFFICIAL(c.result("resources/read", {{"uri", uri}}), "ReadResourceResult");
+  }
+  {
+    auto srv = make_server();
+    add_sample_prompts(srv);
+    mcp::testing::client c(srv);
+    c.initialize();
+    CHECK_OFFICIAL(c.result("prompts/list"), "ListPromptsResult");
+    CHECK_OFFICIAL(c.result("prompts/get", {{"name", "greet"}, {"arguments", {{"name", "Ada"}, {"style", "formal"}}}}),
+                   "GetPromptResult");
+    CHECK_OFFICIAL(c.result("prompts/get", {{"name", "image"}}), "GetPromptResult");
+  }
+  {
+    auto srv = make_server();
+    add_sample_completions(srv);
+    mcp::testing::client c(srv);
+    c.initialize();
+    CHECK_OFFICIAL(c.result("completion/complete", {{"ref", {{"type", "ref/prompt"}, {"name", "greet"}}},
+                                                    {"argument", {{"name", "style"}, {"value", "f"}}},
+                                                    {"context", {{"arguments", {{"name", "Ada"}}}}}}),
+                   "CompleteResult");
+    CHECK_OFFICIAL(c.result("completion/complete", {{"ref", {{"type", "ref/resource"}, {"uri", "test://doc/{id}"}}},
+                                                    {"argument", {{"name", "id"}, {"value", ""}}}}),
+                   "CompleteResult");
+  }
 }
