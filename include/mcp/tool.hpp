@@ -327,8 +327,8 @@ struct typed_tool {
             try {
               decoded.emplace(decode<In>(*checked));
             } catch (const decode_error& e) {
-              // The schema let through what the C++ type cannot hold (e.g. 1e39 for a float):
-              // still the caller's argument, so say so rather than report an internal error.
+              // What validates decodes (tests/unit/test_reflect.cpp checks it); were a case missed,
+              // it is still the caller's argument, so say so rather than report an internal error.
               return error_result("Invalid arguments for tool '" + s.tool_name + "': " + e.what() +
                                   "\nFix this and call the tool again.");
             }

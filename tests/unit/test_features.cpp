@@ -298,7 +298,7 @@ TEST_CASE("official schema: resources, templates, prompts and completion replies
     c.initialize();
     CHECK_OFFICIAL(c.result("resources/list"), "ListResourcesResult");
     CHECK_OFFICIAL(c.result("resources/templates/list"), "ListResourceTemplatesResult");
-    for (const char* uri : {"test://static-text", "test://bin", "test://doc/123", "test://raw/a%2Fb"})
+    for (const char* uri : {"test://static-text", "test://bin", "test://doc/123", "test://raw/a%20b"})
       CHECK_OFFICIAL(c.result("resources/read", {{"uri", uri}}), "ReadResourceResult");
   }
   {
