@@ -102,9 +102,11 @@ constexpr bool number_less(A a, B b) {
 }
 
 template <class C>
-inline constexpr bool is_lower_bound_v = is_instance_of<minimum_t, C>::value || is_instance_of<exclusive_minimum_t, C>::value;
+inline constexpr bool is_lower_bound_v =
+    is_instance_of<minimum_t, C>::value || is_instance_of<exclusive_minimum_t, C>::value;
 template <class C>
-inline constexpr bool is_upper_bound_v = is_instance_of<maximum_t, C>::value || is_instance_of<exclusive_maximum_t, C>::value;
+inline constexpr bool is_upper_bound_v =
+    is_instance_of<maximum_t, C>::value || is_instance_of<exclusive_maximum_t, C>::value;
 
 // Whether bound constraint C is tighter than (or as tight as) the range of field type M; a looser
 // one adds nothing to the type's own bound, and replacing that bound would let through values
@@ -317,8 +319,9 @@ ordered_json type_schema(schema_context& ctx) {
 // Constraints that check a value; the others (default_value, examples, title, deprecated) only
 // describe it.
 template <class C>
-inline constexpr bool is_check_v = !is_instance_of<default_value_t, C>::value && !is_instance_of<examples_t, C>::value &&
-                                   !std::is_same_v<C, title_t> && !std::is_same_v<C, deprecated_t>;
+inline constexpr bool is_check_v = !is_instance_of<default_value_t, C>::value &&
+                                   !is_instance_of<examples_t, C>::value && !std::is_same_v<C, title_t> &&
+                                   !std::is_same_v<C, deprecated_t>;
 
 // The alternatives of a variant, as tags.
 template <class... Ts>

@@ -426,8 +426,9 @@ server& server::tool(std::string name, std::string description, Handler&& handle
         input_schema = schema_of<In>();
       tool_definition def;
       detail::pipeline_settings s =
-          detail::prepare_tool(def, std::move(name), std::move(description), std::move(input_schema), std::move(output_schema),
-                               std::move(display_schema), options, *this, detail::output_may_break<R>());
+          detail::prepare_tool(def, std::move(name), std::move(description), std::move(input_schema),
+                               std::move(output_schema), std::move(display_schema), options, *this,
+                               detail::output_may_break<R>());
 
       using pipeline = detail::typed_tool<F, In, shape::takes_context>;
       auto p = std::make_shared<pipeline>(pipeline{F(std::forward<Handler>(handler)), std::move(s), nullptr, nullptr});

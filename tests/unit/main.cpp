@@ -31,7 +31,8 @@ int main(int argc, char* argv[]) {
   Catch::Session session;
   if (const int status = session.applyCommandLine(argc, argv); status != 0) return status;
 #ifdef MCP_REFERENCE_DIR
-  const char* const official_schema_file = MCP_REFERENCE_DIR "/mcp-schema-2025-11-25.json";  // as official_schema.hpp reads it
+  // The file official_schema.hpp reads.
+  const char* const official_schema_file = MCP_REFERENCE_DIR "/mcp-schema-2025-11-25.json";
   if (only_official_schema_tests(session.configData()) && !std::ifstream(official_schema_file)) {
     std::cout << "SKIPPED: the official MCP schema " << official_schema_file
               << " is not there (it lives beside the repository, in ../shared/reference, or set "

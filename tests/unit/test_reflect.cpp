@@ -1159,8 +1159,9 @@ bool same_value(const T& a, const T& b) {
     });
   } else if constexpr (mcp::detail::is_string_map<T>::value) {
     if (a.size() != b.size()) return false;
-    return std::equal(a.begin(), a.end(), b.begin(),
-                      [](const auto& x, const auto& y) { return x.first == y.first && same_value(x.second, y.second); });
+    return std::equal(a.begin(), a.end(), b.begin(), [](const auto& x, const auto& y) {
+      return x.first == y.first && same_value(x.second, y.second);
+    });
   } else if constexpr (mcp::detail::is_variant<T>::value) {
     return a.index() == b.index() &&
            std::visit([&](const auto& x) { return same_value(x, std::get<std::decay_t<decltype(x)>>(b)); }, a);
