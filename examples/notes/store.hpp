@@ -4,6 +4,7 @@
 #pragma once
 
 #include <mcp/json.hpp>
+#include <mcp/json_text.hpp>
 
 #include <cerrno>
 #include <chrono>
@@ -77,6 +78,9 @@ class store {
   }
 
  private:
+  // {"notes": [{...}]} is three levels; the rest is room for fields a later version may add.
+  static constexpr std::size_t max_store_depth = 16;
+
   void load() {
     std::ifstream in(path_, std::ios::binary);
     if (!in) {
@@ -86,14 +90,16 @@ class store {
     }
     std::stringstream text;
     text << in.rdbuf();
-    mcp::json doc;
-    try {
-      doc = mcp::json::parse(text.str());
-    } catch (const mcp::json::parse_error& e) {
-      problem_ = "The notes store '" + path_ + "' is not valid JSON (" + e.what() +
-                 "). It has not been changed; repair it or move it aside, then restart the server.";
+    // The store is only ever {"notes": [{...}]}: three levels. Read as messages are, so a damaged
+    // file (a NUL byte, junk after the value, deep nesting) is reported, never half read.
+    std::string why;
+    std::optional<mcp::json> read = mcp::parse_json(text.str(), max_store_depth, &why);
+    if (!read) {
+      problem_ = "The notes store '" + path_ + "' is " + why +
+                 ". It has not been changed; repair it or move it aside, then restart the server.";
       return;
     }
+    mcp::json& doc = *read;
     std::string where;
     if (!doc.is_object() || !doc.contains("notes") || !doc["notes"].is_array()) where = "the top level must be {\"notes\": [...]}";
     for (std::size_t i = 0; where.empty() && i < doc["notes"].size(); ++i) {

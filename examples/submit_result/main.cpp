@@ -36,6 +36,10 @@ class jsonl_appender {
   std::mutex mutex_;
 };
 
+// {"tools": [{"inputSchema": ...}]} puts a schema four levels down; a schema may nest up to the
+// validator's own limit below that.
+constexpr std::size_t max_tools_file_depth = 4 + 128;
+
 const char* usage =
     "Usage: submit_result --tools FILE [--out FILE]\n"
     "\n"
@@ -65,13 +69,23 @@ int main(int argc, char** argv) {
     std::cerr << "submit_result: --tools FILE is required\n\n" << submit::usage;
     return 2;
   }
-  std::ifstream in(tools_path);
+  std::ifstream in(tools_path, std::ios::binary);
   if (!in) {
     std::cerr << "submit_result: cannot read '" << tools_path << "': " << std::strerror(errno) << "\n";
     return 2;
   }
-  mcp::json doc = mcp::json::parse(in, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object() || !doc.contains("tools") || !doc["tools"].is_array()) {
+  std::stringstream text;
+  text << in.rdbuf();
+  // Read as the SDK reads messages, with a depth limit: a file is trusted more than a client, but
+  // a broken one must still get a message rather than a crash.
+  std::string why;
+  std::optional<mcp::json> read = mcp::parse_json(text.str(), submit::max_tools_file_depth, &why);
+  if (!read) {
+    std::cerr << "submit_result: '" << tools_path << "' is " << why << "\n";
+    return 2;
+  }
+  mcp::json& doc = *read;
+  if (!doc.is_object() || !doc.contains("tools") || !doc["tools"].is_array()) {
     std::cerr << "submit_result: '" << tools_path << "' must be a JSON object with a \"tools\" array\n";
     return 2;
   }

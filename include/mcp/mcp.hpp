@@ -5,6 +5,7 @@
 #include <mcp/content.hpp>
 #include <mcp/context.hpp>
 #include <mcp/json.hpp>
+#include <mcp/json_text.hpp>
 #include <mcp/jsonrpc.hpp>
 #include <mcp/paging.hpp>
 #include <mcp/reflect.hpp>

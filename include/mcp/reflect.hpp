@@ -30,6 +30,7 @@
 #pragma once
 
 #include <mcp/constraints.hpp>
+#include <mcp/detail/json_reader.hpp>
 #include <mcp/detail/reflect_field.hpp>
 #include <mcp/detail/reflect_pp.hpp>
 #include <mcp/detail/reflect_traits.hpp>
@@ -489,10 +490,14 @@ json encode(const T& value) {
   return out;
 }
 
-// JSON to T; throws mcp::decode_error naming the bad value's JSON Pointer.
+// JSON to T; throws mcp::decode_error naming the bad value's JSON Pointer. A value nested more
+// than `max_depth` levels deep (arrays and objects) is refused before anything recurses into it:
+// a recursive type or an mcp::json field would otherwise follow it all the way down.
 template <class T>
-T decode(const json& j) {
+T decode(const json& j, std::size_t max_depth = detail::default_max_json_depth) {
   static_assert(std::is_default_constructible_v<T>, "mcp::decode: T must be default-constructible");
+  if (detail::nested_deeper_than(j, max_depth))
+    detail::fail(nullptr, "nested more than " + std::to_string(max_depth) + " levels deep (arrays and objects)");
   T out{};
   detail::decode_into(j, out, nullptr);
   return out;

@@ -3,6 +3,7 @@
 // `Field: value` lines that models read easily.
 #pragma once
 
+#include <mcp/detail/json_reader.hpp>
 #include <mcp/detail/json_writer.hpp>
 #include <mcp/json.hpp>
 
@@ -23,8 +24,11 @@ inline std::string render_json(const json& value) { return detail::to_json_text(
 
 namespace detail {
 
+// `s` with each invalid UTF-8 sequence replaced by U+FFFD, as nlohmann's serializer replaces them.
 inline std::string valid_utf8(const std::string& s) {
-  return json::parse(json(s).dump(-1, ' ', false, json::error_handler_t::replace)).get<std::string>();
+  json text;
+  read_json(json(s).dump(-1, ' ', false, json::error_handler_t::replace), text, 0);  // one string: no levels
+  return text.get<std::string>();
 }
 
 template <class J = json>
@@ -94,16 +98,21 @@ inline std::vector<std::string> split_lines(const std::string& s) {
   }
 }
 
+// Walks the value one level of arrays and objects at a time, at most max_depth levels deep: what
+// lies deeper is shown as a note, never recursed into.
 template <class S>
 class markdown_writer {
  public:
-  explicit markdown_writer(const S& root_schema) : root_(root_schema) {}
+  markdown_writer(const S& root_schema, std::size_t max_depth) : root_(root_schema), max_depth_(max_depth) {}
 
-  // Lines for any value at the top of a block, without indentation.
-  std::vector<std::string> block(const json& value, const S& schema) const {
+  // Lines for any value at the top of a block, without indentation. `level`: the levels of
+  // arrays and objects around it.
+  std::vector<std::string> block(const json& value, const S& schema, std::size_t level = 0) const {
+    if (value.is_structured() && level >= max_depth_)
+      return {"(nested more than " + std::to_string(max_depth_) + " levels deep; not shown)"};
     const S& s = schema_for_value(schema, value, root_);
-    if (value.is_object()) return object_lines(value, s);
-    if (value.is_array()) return array_lines(value, s);
+    if (value.is_object()) return object_lines(value, s, level + 1);
+    if (value.is_array()) return array_lines(value, s, level + 1);
     return scalar_lines(value);
   }
 
@@ -121,8 +130,9 @@ class markdown_writer {
     return {v.dump(-1, ' ', false, json::error_handler_t::replace)};
   }
 
-  void field(std::vector<std::string>& out, const std::string& label, const json& value, const S& schema) const {
-    std::vector<std::string> body = is_composite(value) ? block(value, schema) : scalar_lines(value);
+  void field(std::vector<std::string>& out, const std::string& label, const json& value, const S& schema,
+             std::size_t level) const {
+    std::vector<std::string> body = is_composite(value) ? block(value, schema, level) : scalar_lines(value);
     if (!is_composite(value) && body.size() == 1) {
       out.push_back(label + ": " + body[0]);
       return;
@@ -131,7 +141,7 @@ class markdown_writer {
     for (auto& line : body) out.push_back("  " + line);
   }
 
-  std::vector<std::string> object_lines(const json& value, const S& schema) const {
+  std::vector<std::string> object_lines(const json& value, const S& schema, std::size_t level) const {
     std::vector<std::string> out;
     const S* props = nullptr;
     if (schema.is_object()) {
@@ -142,17 +152,17 @@ class markdown_writer {
       for (auto it = props->begin(); it != props->end(); ++it) {
         auto v = value.find(it.key());
         const json& item = v == value.end() ? null_json() : *v;
-        field(out, field_label(it.key(), it.value(), schema_for_value(it.value(), item, root_)), item, it.value());
+        field(out, field_label(it.key(), it.value(), schema_for_value(it.value(), item, root_)), item, it.value(), level);
       }
     }
     for (auto it = value.begin(); it != value.end(); ++it) {
       if (props && props->contains(it.key())) continue;
-      field(out, field_label(it.key(), null_json<S>(), null_json<S>()), it.value(), null_json<S>());
+      field(out, field_label(it.key(), null_json<S>(), null_json<S>()), it.value(), null_json<S>(), level);
     }
     return out;
   }
 
-  std::vector<std::string> array_lines(const json& value, const S& schema) const {
+  std::vector<std::string> array_lines(const json& value, const S& schema, std::size_t level) const {
     const S* items = &null_json<S>();
     if (schema.is_object()) {
       auto i = schema.find("items");
@@ -162,7 +172,7 @@ class markdown_writer {
     std::size_t n = 0;
     for (const auto& item : value) {
       const std::string marker = std::to_string(++n) + ". ";
-      std::vector<std::string> body = is_composite(item) ? block(item, *items) : scalar_lines(item);
+      std::vector<std::string> body = is_composite(item) ? block(item, *items, level) : scalar_lines(item);
       out.push_back(marker + body[0]);
       for (std::size_t k = 1; k < body.size(); ++k) out.push_back(std::string(marker.size(), ' ') + body[k]);
     }
@@ -170,6 +180,7 @@ class markdown_writer {
   }
 
   const S& root_;
+  std::size_t max_depth_;
 };
 
 inline std::size_t longest_backtick_run(std::string_view s) {
@@ -192,10 +203,12 @@ inline std::string fenced(const std::string& body) {
 // One fenced block of `Field: value` lines. With a schema, its properties come first and in its
 // order, with `N/A` for those absent or null; fields the schema does not list follow.
 // The schema may be an nlohmann::ordered_json (mcp::schema_of_ordered) to list fields in declaration order.
+// What is nested more than `max_depth` levels deep is replaced by a note.
 template <class Schema = json>
-std::string render_markdown(const json& value, const Schema& schema = Schema()) {
+std::string render_markdown(const json& value, const Schema& schema = Schema(),
+                            std::size_t max_depth = detail::default_max_json_depth) {
   std::string body;
-  for (const auto& line : detail::markdown_writer<Schema>(schema).block(value, schema)) {
+  for (const auto& line : detail::markdown_writer<Schema>(schema, max_depth).block(value, schema)) {
     if (!body.empty()) body += '\n';
     body += line;
   }

@@ -91,13 +91,14 @@ inline std::map<std::string, int> count_keywords(const std::vector<violation>& v
 // (the original, or a coerced copy held in `scratch`), or null after filling `refusal`.
 inline const json* check_arguments(const json& args, const validator& in, const pipeline_settings& s, context& ctx,
                                    json& scratch, json& refusal) {
-  auto problems = in.validate(args);
+  const std::size_t max_depth = argument_depth_limit(s.owner->options().max_json_depth);
+  auto problems = in.validate(args, max_depth);
   if (problems.empty()) return &args;
   if (s.coerce != coercion::off) {
     scratch = args;
-    coercion_report report = coerce(scratch, in.schema(), s.coerce);
+    coercion_report report = coerce(scratch, in.schema(), s.coerce, max_depth);
     if (report.count > 0) {
-      auto after = in.validate(scratch);
+      auto after = in.validate(scratch, max_depth);
       if (after.empty()) {
         s.stats->record_coercions(report.count);
         ctx.log(log_level::debug, json{{"tool", s.tool_name}, {"coerced", report.log}}, "mcp.coercion");
@@ -105,6 +106,7 @@ inline const json* check_arguments(const json& args, const validator& in, const 
       }
       problems = std::move(after);
     }
+    problems.insert(problems.end(), report.refused.begin(), report.refused.end());
   }
   s.stats->record_validation_failure(count_keywords(problems));
   refusal = error_result(describe_violations(s.tool_name, problems, in.schema()));
@@ -325,7 +327,7 @@ struct typed_tool {
           } else {
             std::optional<In> decoded;
             try {
-              decoded.emplace(decode<In>(*checked));
+              decoded.emplace(decode<In>(*checked, argument_depth_limit(s.owner->options().max_json_depth)));
             } catch (const decode_error& e) {
               // What validates decodes (tests/unit/test_reflect.cpp checks it); were a case missed,
               // it is still the caller's argument, so say so rather than report an internal error.

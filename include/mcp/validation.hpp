@@ -160,10 +160,12 @@ inline const char* keyword_from_description(const std::string& d) {
 inline bool beyond_int64(const json& v) {
   return v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
 }
-inline bool holds_beyond_int64(const json& v) {
+// Looks `levels` deep at most (validate() has refused deeper values before it gets here).
+inline bool holds_beyond_int64(const json& v, std::size_t levels) {
   if (v.is_structured()) {
+    if (levels == 0) return false;
     for (const auto& item : v)
-      if (holds_beyond_int64(item)) return true;
+      if (holds_beyond_int64(item, levels - 1)) return true;
     return false;
   }
   return beyond_int64(v);
@@ -328,7 +330,6 @@ struct compiled_schema {
   valijson::Schema schema;
   regex_map regexes;
   bool walk_always = false;  // formats are the walk's job (see validator::compile)
-  bool recursive = false;    // uses $ref: guard against hostile nesting before recursing
   std::unique_ptr<plain_schema> plain;  // set when the schema is plain enough for the fast path
 
   std::mutex mutex;
@@ -360,15 +361,6 @@ struct compiled_schema {
   }
 };
 
-inline bool deeper_than(const json& value, int levels) {
-  if (!value.is_structured()) return false;
-  if (levels <= 0) return true;
-  for (const auto& child : value) {
-    if (deeper_than(child, levels - 1)) return true;
-  }
-  return false;
-}
-
 }  // namespace detail
 
 class validator {
@@ -377,7 +369,7 @@ class validator {
   enum class root { object, any };
 
   // Checks and compiles `schema` once; throws schema_error saying exactly what is wrong.
-  explicit validator(const json& schema, root r = root::object) : schema_(schema) {
+  explicit validator(const json& schema, root r = root::object) : schema_(shallow_enough(schema)) {
     check_dialect();
     if (r == root::any && !schema_.is_object())
       throw schema_error("invalid schema: a schema is a JSON object, got " + detail::describe_value(schema_));
@@ -399,12 +391,17 @@ class validator {
   }
 
   // Every violation of the schema by `instance`; empty when it is valid. Safe to call concurrently.
-  std::vector<violation> validate(const json& instance) const {
+  // A value nested more than `max_depth` levels deep (arrays and objects, counted from the
+  // instance) gets one "depth" violation and is not looked into: the walks that explain a failure
+  // recurse into the value. The tool pipeline passes the server's max_json_depth less the two
+  // levels of the message around the arguments.
+  std::vector<violation> validate(const json& instance, std::size_t max_depth = detail::default_max_json_depth) const {
     std::vector<violation> out;
+    // The fast path follows the schema, never deeper than it.
     if (compiled_->plain && compiled_->plain->accepts(instance)) return out;
-    if (compiled_->recursive && detail::deeper_than(instance, detail::max_value_depth)) {
-      out.push_back({"", "depth", "the value is nested more than " + std::to_string(detail::max_value_depth) +
-                                      " levels deep; flatten it"});
+    if (detail::nested_deeper_than(instance, max_depth)) {
+      out.push_back({"", "depth", "the value is nested more than " + std::to_string(max_depth) +
+                                      " levels deep (arrays and objects); flatten it"});
       return out;
     }
     using verdict = detail::compiled_schema::verdict;
@@ -412,7 +409,7 @@ class validator {
     // valijson also reads integers beyond int64 in the value as wrapped negatives (2^64 - 1 as -1,
     // which it would accept for an int16): where the value has one, the walk (exact for them)
     // decides alone.
-    const bool wrapped = detail::holds_beyond_int64(instance);
+    const bool wrapped = detail::holds_beyond_int64(instance, max_depth);
     if (answer == verdict::accepted && !compiled_->walk_always && !wrapped) return out;
     detail::schema_walker walker(schema_, &compiled_->regexes, nullptr);
     std::string pointer;
@@ -433,8 +430,23 @@ class validator {
     compile(survey, {});
   }
 
+  // Copying the schema, and every check of it, recurses into it: a schema read from a file could be
+  // hostile. 128 levels hold 60 levels of nested objects, more than any argument list needs.
+  static const json& shallow_enough(const json& schema) {
+    if (detail::nested_deeper_than(schema, detail::default_max_json_depth))
+      throw schema_error("invalid schema: it is nested more than " + std::to_string(detail::default_max_json_depth) +
+                         " levels deep");
+    return schema;
+  }
+
   static const validator& metaschema() {
-    static const validator meta(json::parse(detail::draft07_metaschema_text()), trusted{});
+    static const validator meta(
+        [] {
+          json schema;
+          detail::read_json(detail::draft07_metaschema_text(), schema, detail::default_max_json_depth);
+          return schema;
+        }(),
+        trusted{});
     return meta;
   }
 
@@ -577,7 +589,6 @@ class validator {
     }
     compiled->regexes = std::move(regexes);
     compiled->walk_always = survey.has_format;
-    compiled->recursive = survey.has_ref;
     compiled->plain = detail::plain_schema::compile(schema_, true);
     compiled_ = std::move(compiled);
   }

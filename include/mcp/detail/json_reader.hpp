@@ -5,6 +5,13 @@
 // faster: it reads straight from the text, where nlohmann's lexer copies each character into a
 // token buffer first. It also stops at a nesting depth, before any deep recursion happens.
 // tests/fuzz/fuzz_json_reader.cpp checks it against nlohmann on arbitrary bytes.
+//
+// It is the SDK's only reader of text it did not write itself: messages, JSON held in string
+// arguments (coercion), requestState, header values. One difference from nlohmann::json::parse is
+// deliberate: nlohmann's lexer takes a NUL byte for the end of the input (a habit from C strings),
+// so "[1]\0anything" reads as [1] with the rest dropped; here a NUL outside a string is invalid.
+// nested_deeper_than() applies the same depth limit to a value built some other way, before a
+// walk recurses into it.
 #pragma once
 
 #include <mcp/detail/utf8.hpp>
@@ -25,15 +32,30 @@ namespace detail {
 
 enum class read_result { ok, invalid, too_deep };
 
+// server_options::max_json_depth's default, and the limit of the helpers used without a server.
+constexpr std::size_t default_max_json_depth = 128;
+
+// Whether `value` has more than `levels` levels of arrays and objects (a scalar has none, [] one).
+// Recurses at most `levels` deep, so it is safe on a value of any depth.
+inline bool nested_deeper_than(const json& value, std::size_t levels) {
+  if (!value.is_structured()) return false;
+  if (levels == 0) return true;
+  for (const auto& child : value)
+    if (nested_deeper_than(child, levels - 1)) return true;
+  return false;
+}
+
 class json_reader {
  public:
   json_reader(std::string_view text, std::size_t max_depth)
       : p_(text.data()), end_(text.data() + text.size()), max_depth_(max_depth) {}
 
-  read_result read(json& out) {
+  // The whole text as one value. `open`: the levels already open around it (a string argument
+  // holding JSON sits inside the message), so that the total stays within max_depth.
+  read_result read(json& out, std::size_t open = 0) {
     if (end_ - p_ >= 3 && std::memcmp(p_, "\xEF\xBB\xBF", 3) == 0) p_ += 3;
     skip_space();
-    if (!value(out, 0)) return too_deep_ ? read_result::too_deep : read_result::invalid;
+    if (!value(out, open)) return too_deep_ ? read_result::too_deep : read_result::invalid;
     skip_space();
     return p_ == end_ ? read_result::ok : read_result::invalid;
   }
@@ -222,7 +244,7 @@ class json_reader {
       return true;
     }
     // Out of range: nlohmann refuses an overflow but keeps an underflow as strtod rounds it.
-    // Rare enough to let nlohmann decide.
+    // Rare enough to let nlohmann decide (on this one number token: nothing nests in it).
     json decided = json::parse(start, p_, nullptr, false);
     if (decided.is_discarded()) return false;
     out = std::move(decided);
@@ -325,9 +347,10 @@ class json_reader {
   bool too_deep_ = false;
 };
 
-// One JSON text into `out`; `out` is unspecified unless the result is ok.
-inline read_result read_json(std::string_view text, json& out, std::size_t max_depth) {
-  return json_reader(text, max_depth).read(out);
+// One JSON text into `out`; `out` is unspecified unless the result is ok. `open` levels already
+// enclose it (see json_reader::read).
+inline read_result read_json(std::string_view text, json& out, std::size_t max_depth, std::size_t open = 0) {
+  return json_reader(text, max_depth).read(out, open);
 }
 
 }  // namespace detail

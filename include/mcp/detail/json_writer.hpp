@@ -94,19 +94,25 @@ inline void write_json_string(std::string_view s, std::string& out) {
 class json_writer {
  public:
   explicit json_writer(std::string& out) : out_(out) {}
+  // A prefix mode, for messages that show a value: stops once `out` holds more than `stop_after`
+  // bytes, so the first stop_after + 1 bytes are those of the whole text. Every level writes a
+  // bracket before going in, so it never recurses deeper than stop_after levels, whatever the value.
+  json_writer(std::string& out, std::size_t stop_after) : out_(out), stop_after_(stop_after) {}
 
   void value(const json& v) {
+    if (out_.size() > stop_after_) return;
     switch (v.type()) {
       case json::value_t::null: out_ += "null"; return;
       case json::value_t::boolean: out_ += v.get<bool>() ? "true" : "false"; return;
       case json::value_t::number_integer: write_json_integer(v.get<std::int64_t>(), out_); return;
       case json::value_t::number_unsigned: write_json_integer(v.get<std::uint64_t>(), out_); return;
       case json::value_t::number_float: write_json_double(v.get<double>(), out_); return;
-      case json::value_t::string: write_json_string(v.get_ref<const std::string&>(), out_); return;
+      case json::value_t::string: string(v.get_ref<const std::string&>()); return;
       case json::value_t::array: {
         out_ += '[';
         bool first = true;
         for (const auto& item : v.get_ref<const json::array_t&>()) {
+          if (out_.size() > stop_after_) return;
           if (!first) out_ += ',';
           first = false;
           value(item);
@@ -118,9 +124,10 @@ class json_writer {
         out_ += '{';
         bool first = true;
         for (const auto& [key, item] : v.get_ref<const json::object_t&>()) {
+          if (out_.size() > stop_after_) return;
           if (!first) out_ += ',';
           first = false;
-          write_json_string(key, out_);
+          string(key);
           out_ += ':';
           value(item);
         }
@@ -134,7 +141,22 @@ class json_writer {
   }
 
  private:
+  static constexpr std::size_t unlimited = static_cast<std::size_t>(-1);
+
+  // In the prefix mode only as much of a long string as can show, cut after a whole character.
+  void string(std::string_view s) {
+    if (stop_after_ != unlimited) {
+      std::size_t cut = stop_after_ - out_.size() + 1;  // value() checked out_.size() <= stop_after_
+      if (cut < s.size()) {
+        while (cut < s.size() && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) ++cut;
+        s = s.substr(0, cut);
+      }
+    }
+    write_json_string(s, out_);
+  }
+
   std::string& out_;
+  std::size_t stop_after_ = unlimited;
 };
 
 // Appends the compact JSON text of `v` to `out`.
@@ -187,6 +209,20 @@ inline std::string to_json_text(const json& v) {
   std::string out;
   write_json(v, out);
   return out;
+}
+
+// A value as a message shows it: compact JSON, cut to about `limit` bytes on a character boundary
+// with "..." after the cut. Never throws, even on bad UTF-8, and costs about `limit` bytes of
+// writing and levels of recursion however large or deep the value (a received one may be both).
+inline std::string render(const json& value, std::size_t limit = 60) {
+  std::string text;
+  json_writer(text, limit).value(value);
+  if (text.size() <= limit) return text;
+  std::size_t cut = limit;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  text.resize(cut);
+  text += value.is_string() ? "...\"" : "...";
+  return text;
 }
 
 }  // namespace detail

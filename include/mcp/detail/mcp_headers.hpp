@@ -5,6 +5,8 @@
 #pragma once
 
 #include <mcp/detail/base64.hpp>
+#include <mcp/detail/json_reader.hpp>
+#include <mcp/detail/json_writer.hpp>
 #include <mcp/detail/utf8.hpp>
 #include <mcp/json.hpp>
 
@@ -144,8 +146,8 @@ using header_lookup = std::function<std::optional<std::string>(std::string_view)
 
 // Integers compare by value, so "42", "42.0" and "4.2e1" all match 42; the text must be a JSON number.
 inline bool number_matches(const std::string& text, const json& body) {
-  const json parsed = json::parse(text, nullptr, false);
-  if (!parsed.is_number()) return false;
+  json parsed;
+  if (read_json(text, parsed, 0) != read_result::ok || !parsed.is_number()) return false;  // a number has no levels
   if (parsed.is_number_integer() && body.is_number_integer()) {
     if (parsed.is_number_unsigned() != body.is_number_unsigned()) {
       // Only equal if both are non-negative and fit the same range.
@@ -168,9 +170,8 @@ inline bool value_matches(const std::string& text, const json& body) {
   return false;
 }
 
-inline std::string body_text(const json& v) {
-  return v.is_string() ? v.get<std::string>() : v.dump(-1, ' ', false, json::error_handler_t::replace);
-}
+// For a message: an object or array there (a body the schema does not allow) is shown cut short.
+inline std::string body_text(const json& v) { return v.is_string() ? v.get<std::string>() : render(v, 200); }
 
 inline const json* find_path(const json& root, const std::vector<std::string>& path) {
   const json* at = &root;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <mcp/detail/base64.hpp>
+#include <mcp/detail/json_reader.hpp>
 #include <mcp/detail/sha256.hpp>
 #include <mcp/json.hpp>
 #include <mcp/jsonrpc.hpp>
@@ -51,9 +52,15 @@ class state_sealer {
 
   // Processes that share a key accept each other's tokens, which is what scale-out needs; an empty
   // key draws a random one, valid for this object only. `clock` is for tests; by default the system
-  // clock, whose epoch seconds agree across processes.
-  explicit state_sealer(std::string key, clock_function clock = {}, std::size_t max_remembered = 100000)
-      : key_(std::move(key)), clock_(std::move(clock)), max_remembered_(max_remembered == 0 ? 1 : max_remembered) {
+  // clock, whose epoch seconds agree across processes. `max_depth`: the nesting a sealed token may
+  // have when read back (the server's max_json_depth: the payload holds the client's answers,
+  // which arrived within it, at the same depth as in the request).
+  explicit state_sealer(std::string key, clock_function clock = {}, std::size_t max_remembered = 100000,
+                        std::size_t max_depth = default_max_json_depth)
+      : key_(std::move(key)),
+        clock_(std::move(clock)),
+        max_remembered_(max_remembered == 0 ? 1 : max_remembered),
+        max_depth_(max_depth) {
     std::random_device device;
     if (key_.empty())
       for (int i = 0; i < 32; ++i) key_ += char(device() & 0xFF);
@@ -99,12 +106,8 @@ class state_sealer {
       throw failure("requestState integrity check failed");
 
     json sealed;
-    try {
-      const auto text = base64url_decode(body);
-      if (text) sealed = json::parse(*text, nullptr, false);
-    } catch (const std::exception&) {
-      sealed = json();
-    }
+    const auto text = base64url_decode(body);
+    if (!text || read_json(*text, sealed, max_depth_) != read_result::ok) sealed = json();
     // Only reachable with a key shared with something that signs other data; still never trust it.
     if (!sealed.is_object() || !sealed.contains("payload") || !is_string(sealed, "method") ||
         !is_string(sealed, "params") || !is_string(sealed, "nonce") || !sealed.contains("expires") ||
@@ -167,6 +170,7 @@ class state_sealer {
   std::string key_;
   clock_function clock_;
   std::size_t max_remembered_;
+  std::size_t max_depth_;
   mutable std::mutex rng_mutex_;
   mutable std::mt19937_64 rng_;
   std::mutex seen_mutex_;

@@ -47,7 +47,7 @@ inline void check_tool_name(std::string_view name) {
 inline server::server(server_info info, server_options options)
     : info_(std::move(info)),
       options_(std::move(options)),
-      sealer_(std::make_unique<detail::state_sealer>(options_.request_state_key)) {
+      sealer_(std::make_unique<detail::state_sealer>(options_.request_state_key, nullptr, 100000, options_.max_json_depth)) {
   if (info_.name.empty()) throw std::invalid_argument("server_info.name must not be empty");
   if (info_.version.empty()) throw std::invalid_argument("server_info.version must not be empty");
   auto check_scope = [](const cache_hint& h) {
@@ -245,6 +245,9 @@ inline void server::handle(const std::shared_ptr<session>& s, json message, std:
   };
   if (message.is_array()) return invalid(nullptr, "batch arrays are not supported; send one message at a time");
   if (!message.is_object()) return invalid(nullptr, "a message must be a JSON object");
+  // What handle_text refuses while reading, refused here for a message built some other way (a
+  // transport of the user's own): everything below may recurse into the message.
+  if (detail::nested_deeper_than(message, options_.max_json_depth)) return replies->send(too_deep_error());
   if (s->closed()) return;
 
   const json* id = nullptr;

@@ -4,6 +4,8 @@
 // and to let coercion ask "does this value fit that branch?".
 #pragma once
 
+#include <mcp/detail/json_reader.hpp>
+#include <mcp/detail/json_writer.hpp>
 #include <mcp/json.hpp>
 
 #include <cmath>
@@ -28,10 +30,8 @@ struct violation {
 namespace detail {
 
 // Steps of the walk ($ref hops and combinators count too) before it gives up: a backstop, since
-// validator refuses both self-referencing schemas and values nested deeper than max_value_depth.
+// validator refuses both self-referencing schemas and values nested deeper than its max_depth.
 constexpr int max_walk_depth = 1000;
-// Nesting accepted in a value checked against a recursive schema.
-constexpr int max_value_depth = 128;
 
 inline void append_pointer_token(std::string& pointer, std::string_view token) {
   pointer += '/';
@@ -66,17 +66,6 @@ inline std::size_t utf8_length(std::string_view s) {
   std::size_t n = 0;
   for (unsigned char c : s) n += (c & 0xC0) != 0x80;
   return n;
-}
-
-// Compact JSON, cut to about `limit` bytes on a character boundary. Never throws, even on bad UTF-8.
-inline std::string render(const json& value, std::size_t limit = 60) {
-  std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
-  if (text.size() <= limit) return text;
-  std::size_t cut = limit;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-  text.resize(cut);
-  text += value.is_string() ? "...\"" : "...";
-  return text;
 }
 
 inline const char* json_type_name(const json& value) {
@@ -603,6 +592,14 @@ class schema_walker {
     return check(value, schema, pointer, nullptr, depth);
   }
 
+  static bool is_required(const json& schema, const std::string& name) {
+    auto req = schema.find("required");
+    if (req == schema.end() || !req->is_array()) return false;
+    for (const auto& r : *req)
+      if (r.is_string() && r.get_ref<const std::string&>() == name) return true;
+    return false;
+  }
+
   static std::string field_summary(const json& schema, const std::string& name) {
     auto props = schema.find("properties");
     if (props == schema.end() || !props->is_object()) return "";
@@ -671,7 +668,17 @@ class schema_walker {
         if (auto p = props->find(key); p != props->end()) {
           known = true;
           pointer_scope scope(pointer, key);
-          valid = check(*member, *p, pointer, out, depth + 1) && valid;
+          const std::size_t before = out ? out->size() : 0;
+          const bool ok = check(*member, *p, pointer, out, depth + 1);
+          // Models send null for a field they mean to leave out: say what to do instead.
+          if (!ok && out && member->is_null() && !is_required(schema, key)) {
+            for (std::size_t i = before; i < out->size(); ++i) {
+              if ((*out)[i].pointer != pointer) continue;
+              (*out)[i].message += "; the field is optional: leave it out rather than send null";
+              break;
+            }
+          }
+          valid = ok && valid;
         }
       }
       if (patterns != schema.end() && patterns->is_object()) {
