@@ -32,8 +32,8 @@ enum class coercion { off, lossless };
 struct coercion_report {
   int count = 0;                  // values changed (a null left out counts as one)
   std::vector<std::string> log;   // one line per change: "/limit: string \"5\" -> integer 5"
-  // Strings that hold JSON of the expected type but nested deeper than max_depth allows: left as
-  // they are, each with a "depth" violation that says why, for the caller's error message.
+  // Strings given where an array or object is expected whose JSON is nested deeper than max_depth
+  // allows: left as they are, each with a "depth" violation saying why, for the error message.
   std::vector<violation> refused;
 };
 

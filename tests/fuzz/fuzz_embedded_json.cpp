@@ -3,11 +3,12 @@
 // in it. Tools: a typed one (std::vector<int>, a struct, an optional vector of structs, an
 // optional int) and a runtime-schema one (an unconstrained array, an object two levels down, a
 // oneOf of array and object). The input is a target byte and then the string's bytes, in a small
-// language that makes deep and long texts cheap to reach (deep nesting crashed the server once):
-//   0xFF c n   the byte c, count(n) times: n + 1 for n up to 0xEA, else 2^(n - 0xEB), up to
-//              1,048,576 (long texts are slow to fuzz, so they take the rarer bytes)
-//   0xFE n     the text so far inside count(n) levels of [ ]
-//   0xFD n     the text so far inside as many levels of {"a": }
+// language that makes deep texts cheap to reach (deep nesting crashed the server once). Its
+// operators are bytes that never occur in UTF-8 (nor are mutators' favourites, like 0xFF):
+//   0xF5 c n   the byte c, n + 1 times
+//   0xF6 n     the text so far inside depth(n) levels of [ ]: n + 1 for n up to 0xEA, else
+//              2^(n - 0xEB), up to 1,048,576 (deep texts are slow to fuzz: they take rarer bytes)
+//   0xF7 n     the text so far inside depth(n) levels of {"a": }
 // Target byte: bits 0-2 the argument (see place()), bit 3 adds _meta (the general path instead of
 // the direct one), bit 4 uses the tool variant with coercion off, bit 5 adds a null optional field.
 // Oracles, beyond no crash, leak or UB:
@@ -23,6 +24,7 @@
 #include <mcp/coercion.hpp>
 #include <mcp/detail/json_reader.hpp>
 #include <mcp/detail/json_writer.hpp>
+#include <mcp/detail/utf8.hpp>
 #include <mcp/server.hpp>
 #include <mcp/tool.hpp>
 
@@ -119,7 +121,7 @@ class text_recorder final : public mcp::outbound {
   std::vector<std::string> lines;
 };
 
-std::size_t repeat_count(std::uint8_t n) { return n < 0xEB ? std::size_t{n} + 1 : std::size_t{1} << (n - 0xEB); }
+std::size_t depth_of(std::uint8_t n) { return n < 0xEB ? std::size_t{n} + 1 : std::size_t{1} << (n - 0xEB); }
 
 // The text is kept within about 2 MiB: room for a million levels of [ ] (the depth that crashed),
 // while an input of many long runs stays quick.
@@ -130,18 +132,34 @@ std::string expand(std::string_view in) {
   for (std::size_t i = 0; i < in.size() && out.size() < max_text; ++i) {
     const auto b = static_cast<std::uint8_t>(in[i]);
     const std::size_t room = max_text - out.size();
-    if (b == 0xFF && i + 2 < in.size()) {
-      out.append(std::min(repeat_count(static_cast<std::uint8_t>(in[i + 2])), room), in[i + 1]);
+    if (b == 0xF5 && i + 2 < in.size()) {
+      out.append(std::min(std::size_t(static_cast<std::uint8_t>(in[i + 2])) + 1, room), in[i + 1]);
       i += 2;
-    } else if ((b == 0xFE || b == 0xFD) && i + 1 < in.size()) {
-      const std::string_view level = b == 0xFE ? "[" : "{\"a\":";
-      const std::size_t n = std::min(repeat_count(static_cast<std::uint8_t>(in[++i])), room / (level.size() + 1));
+    } else if ((b == 0xF6 || b == 0xF7) && i + 1 < in.size()) {
+      const std::string_view level = b == 0xF6 ? "[" : "{\"a\":";
+      const std::size_t n = std::min(depth_of(static_cast<std::uint8_t>(in[++i])), room / (level.size() + 1));
       std::string open;
       open.reserve(n * level.size() + out.size() + n);
       for (std::size_t k = 0; k < n; ++k) open += level;
-      out = open + out + std::string(n, b == 0xFE ? ']' : '}');
+      out = open + out + std::string(n, b == 0xF6 ? ']' : '}');
     } else {
       out += in[i];
+    }
+  }
+  return out;
+}
+
+std::string valid_utf8(const std::string& raw) {
+  std::string out;
+  out.reserve(raw.size());
+  for (std::size_t i = 0; i < raw.size();) {
+    const std::size_t n = mcp::detail::utf8_sequence_length(raw.data() + i, raw.size() - i);
+    if (n == 0) {
+      out += "\xEF\xBF\xBD";
+      ++i;
+    } else {
+      out.append(raw, i, n);
+      i += n;
     }
   }
   return out;
@@ -223,15 +241,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto w = static_cast<where>((mode & 7) % 6);
   const bool general = mode & 8, strict = mode & 16, null_optional = mode & 32;
   const std::string raw = expand(std::string_view(reinterpret_cast<const char*>(data) + 1, size - 1));
-  // The string as the server sees it: invalid UTF-8 cannot travel in JSON, so it is replaced.
-  std::string s;
-  {
-    std::string quoted;
-    mcp::detail::write_json_string(raw, quoted);
-    mcp::json sent;
-    mcp::detail::read_json(quoted, sent, 0);
-    s = sent.get<std::string>();
-  }
+  // Invalid UTF-8 cannot travel in JSON: each bad byte becomes U+FFFD (here, where it is cheap,
+  // rather than by the writer's slow path for such strings).
+  const std::string s = valid_utf8(raw);
   std::string field;
   const bool typed = w <= where::path;
   mcp::json params = {{"name", std::string(typed ? "nums" : "doc") + (strict ? "_strict" : "")},

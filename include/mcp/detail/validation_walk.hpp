@@ -670,10 +670,13 @@ class schema_walker {
           pointer_scope scope(pointer, key);
           const std::size_t before = out ? out->size() : 0;
           const bool ok = check(*member, *p, pointer, out, depth + 1);
-          // Models send null for a field they mean to leave out: say what to do instead.
+          // Models send null for a field they mean to leave out: where null is refused as a kind of
+          // value, say what to do instead.
           if (!ok && out && member->is_null() && !is_required(schema, key)) {
             for (std::size_t i = before; i < out->size(); ++i) {
-              if ((*out)[i].pointer != pointer) continue;
+              const std::string& k = (*out)[i].keyword;
+              if ((*out)[i].pointer != pointer || (k != "type" && k != "enum" && k != "const" && k != "anyOf" && k != "oneOf"))
+                continue;
               (*out)[i].message += "; the field is optional: leave it out rather than send null";
               break;
             }

@@ -1,0 +1,38 @@
+// A stdio server for the hostile tests: a typed tool whose arguments have a std::vector<int>, a
+// struct, an optional int and an optional vector of structs, once with the server's lossless
+// coercion and once with coercion off. Each call answers what the handler received, so a test
+// sees what got through.
+#include <mcp/mcp.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace typed {
+
+struct point {
+  int x = 0;
+  int y = 0;
+};
+MCP_STRUCT(point, (x, "X"), (y, "Y"));
+
+struct nums_args {
+  std::vector<int> values;
+  point at;
+  std::optional<int> limit;
+  std::optional<std::vector<point>> path;
+};
+MCP_STRUCT(nums_args, (values, "Numbers"), (at, "A point", mcp::default_value(point{})),
+           (limit, "At most this many", mcp::minimum(0)), (path, "Points"));
+
+}  // namespace typed
+
+int main() {
+  mcp::server srv({"typed", "1.0"});
+  auto record = [](const typed::nums_args& in) { return mcp::encode(in).dump(); };
+  srv.tool("nums", "Records numbers", record);
+  mcp::tool_options strict;
+  strict.coerce = mcp::coercion::off;
+  srv.tool("nums_strict", "Records numbers, no coercion", record, strict);
+  return mcp::serve_stdio(srv);
+}
