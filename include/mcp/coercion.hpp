@@ -90,9 +90,11 @@ class coercer {
   void apply(json& value, const json& schema, std::string& pointer, std::size_t open, int depth) {
     if (!schema.is_object() || depth > max_walk_depth) return;
     if (auto ref = schema.find("$ref"); ref != schema.end() && ref->is_string()) {
-      if (const json* target = resolve_ref(root_, ref->get<std::string>())) apply(value, *target, pointer, open, depth + 1);
+      if (const json* target = resolve_ref(root_, ref->get<std::string>()))
+        apply(value, *target, pointer, open, depth + 1);
     }
-    if (auto type = schema.find("type"); type != schema.end()) convert(value, schema, schema_types(*type), pointer, open);
+    if (auto type = schema.find("type"); type != schema.end())
+      convert(value, schema, schema_types(*type), pointer, open);
     if (value.is_object()) {
       apply_to_members(value, schema, pointer, open, depth);
     } else if (value.is_array()) {
@@ -353,7 +355,9 @@ inline coercion_report coerce(json& value, const json& schema, coercion policy =
 
 namespace detail {
 // The depth limit for a tool's arguments: the message and its params enclose them.
-inline std::size_t argument_depth_limit(std::size_t max_json_depth) { return max_json_depth > 2 ? max_json_depth - 2 : 0; }
+inline std::size_t argument_depth_limit(std::size_t max_json_depth) {
+  return max_json_depth > 2 ? max_json_depth - 2 : 0;
+}
 }  // namespace detail
 
 }  // namespace v0

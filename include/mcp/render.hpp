@@ -152,7 +152,8 @@ class markdown_writer {
       for (auto it = props->begin(); it != props->end(); ++it) {
         auto v = value.find(it.key());
         const json& item = v == value.end() ? null_json() : *v;
-        field(out, field_label(it.key(), it.value(), schema_for_value(it.value(), item, root_)), item, it.value(), level);
+        field(out, field_label(it.key(), it.value(), schema_for_value(it.value(), item, root_)), item, it.value(),
+              level);
       }
     }
     for (auto it = value.begin(); it != value.end(); ++it) {

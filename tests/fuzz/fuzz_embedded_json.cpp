@@ -279,7 +279,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::size_t limit = mcp::detail::argument_depth_limit(srv.options().max_json_depth);
   if (last.ran) {
     if (mcp::detail::nested_deeper_than(last.args, limit)) bad("a handler received arguments nested too deeply", "");
-    const mcp::json* got = last.args.contains(mcp::json::json_pointer(field)) ? &last.args[mcp::json::json_pointer(field)] : nullptr;
+    const mcp::json::json_pointer at(field);
+    const mcp::json* got = last.args.contains(at) ? &last.args[at] : nullptr;
     if (!got) bad("the argument disappeared", last.args.dump());
     if (strict && !got->is_string()) bad("coercion off, yet the string was read", got->dump());
     if (!agrees(*got, mcp::json(s))) bad("the handler's value is not what the string held", s);
@@ -293,7 +294,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     } else if (read == mcp::detail::read_result::too_deep) {
       if (last.ran) bad("a string nested too deeply was read", "");
       const std::string text = r["content"][0].value("text", "");
-      if (text.find("nested more than") == std::string::npos) bad("a too-deep string was refused without saying why", text);
+      if (text.find("nested more than") == std::string::npos)
+        bad("a too-deep string was refused without saying why", text);
     }
   }
   return 0;

@@ -47,7 +47,8 @@ inline void check_tool_name(std::string_view name) {
 inline server::server(server_info info, server_options options)
     : info_(std::move(info)),
       options_(std::move(options)),
-      sealer_(std::make_unique<detail::state_sealer>(options_.request_state_key, nullptr, 100000, options_.max_json_depth)) {
+      sealer_(std::make_unique<detail::state_sealer>(options_.request_state_key, nullptr, 100000,
+                                                     options_.max_json_depth)) {
   if (info_.name.empty()) throw std::invalid_argument("server_info.name must not be empty");
   if (info_.version.empty()) throw std::invalid_argument("server_info.version must not be empty");
   auto check_scope = [](const cache_hint& h) {

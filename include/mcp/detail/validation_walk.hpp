@@ -675,8 +675,8 @@ class schema_walker {
           if (!ok && out && member->is_null() && !is_required(schema, key)) {
             for (std::size_t i = before; i < out->size(); ++i) {
               const std::string& k = (*out)[i].keyword;
-              if ((*out)[i].pointer != pointer || (k != "type" && k != "enum" && k != "const" && k != "anyOf" && k != "oneOf"))
-                continue;
+              const bool kind = k == "type" || k == "enum" || k == "const" || k == "anyOf" || k == "oneOf";
+              if ((*out)[i].pointer != pointer || !kind) continue;
               (*out)[i].message += "; the field is optional: leave it out rather than send null";
               break;
             }
