@@ -5,7 +5,7 @@
 // without it fails.
 #pragma once
 
-#include <mcp/json.hpp>
+#include <mcp/json/json.hpp>
 
 #include <fstream>
 #include <map>

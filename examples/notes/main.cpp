@@ -2,7 +2,7 @@
 // typed arguments with constraints, structured results, guidance in every error, pagination and
 // atomic storage.
 #include <mcp/mcp.hpp>
-#include <mcp/http.hpp>
+#include <mcp/transport/http.hpp>
 
 #include "store.hpp"
 

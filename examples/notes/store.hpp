@@ -3,8 +3,8 @@
 // torn one. A store that cannot be read is reported and never overwritten.
 #pragma once
 
-#include <mcp/json.hpp>
-#include <mcp/json_text.hpp>
+#include <mcp/json/json.hpp>
+#include <mcp/json/parse.hpp>
 
 #include <cerrno>
 #include <chrono>

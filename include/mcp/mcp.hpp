@@ -1,19 +1,19 @@
 // Umbrella header: everything needed to write an MCP server over stdio.
-// The Streamable HTTP transport is opt-in: include <mcp/http.hpp>.
+// The Streamable HTTP transport is opt-in: include <mcp/transport/http.hpp>.
 #pragma once
 
-#include <mcp/content.hpp>
-#include <mcp/context.hpp>
-#include <mcp/json.hpp>
-#include <mcp/json_text.hpp>
-#include <mcp/jsonrpc.hpp>
-#include <mcp/paging.hpp>
-#include <mcp/reflect.hpp>
-#include <mcp/render.hpp>
-#include <mcp/result.hpp>
-#include <mcp/schema.hpp>
-#include <mcp/server.hpp>
-#include <mcp/stdio.hpp>
-#include <mcp/tool.hpp>
-#include <mcp/validation.hpp>
+#include <mcp/core/content.hpp>
+#include <mcp/core/context.hpp>
+#include <mcp/json/json.hpp>
+#include <mcp/json/parse.hpp>
+#include <mcp/core/jsonrpc.hpp>
+#include <mcp/core/paging.hpp>
+#include <mcp/schema/reflect.hpp>
+#include <mcp/tools/render.hpp>
+#include <mcp/tools/result.hpp>
+#include <mcp/schema/schema.hpp>
+#include <mcp/core/server.hpp>
+#include <mcp/transport/stdio.hpp>
+#include <mcp/tools/tool.hpp>
+#include <mcp/schema/validation.hpp>
 #include <mcp/version.hpp>

@@ -2,10 +2,10 @@
 // The SDK's own tests use these; so can yours.
 #pragma once
 
-#include <mcp/json.hpp>
-#include <mcp/server.hpp>
-#include <mcp/session.hpp>
-#include <mcp/transport.hpp>
+#include <mcp/json/json.hpp>
+#include <mcp/core/server.hpp>
+#include <mcp/core/session.hpp>
+#include <mcp/transport/transport.hpp>
 
 #include <chrono>
 #include <condition_variable>

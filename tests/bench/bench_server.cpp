@@ -8,8 +8,8 @@
 #include "../../examples/notes/main.cpp"
 #undef main
 
-#if __has_include(<mcp/detail/http_server.hpp>)
-#include <mcp/http.hpp>
+#if __has_include(<mcp/transport/detail/http_server.hpp>)
+#include <mcp/transport/http.hpp>
 #define MCP_BENCH_HAVE_HTTP 1
 #else
 #define MCP_BENCH_HAVE_HTTP 0

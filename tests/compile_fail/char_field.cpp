@@ -1,6 +1,6 @@
 // expect: mcp: field type not supported
 // A plain char is refused rather than guessed to be a number or a one-letter string.
-#include <mcp/reflect.hpp>
+#include <mcp/schema/reflect.hpp>
 
 namespace app {
 struct args {

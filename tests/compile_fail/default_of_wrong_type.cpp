@@ -1,5 +1,5 @@
 // expect: mcp::default_value: the value must be convertible to the field's type
-#include <mcp/reflect.hpp>
+#include <mcp/schema/reflect.hpp>
 
 namespace app {
 struct args {

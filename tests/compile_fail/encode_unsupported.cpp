@@ -1,5 +1,5 @@
 // expect: mcp::encode: type not supported
-#include <mcp/reflect.hpp>
+#include <mcp/schema/reflect.hpp>
 
 #include <list>
 

@@ -1,5 +1,5 @@
 // expect: mcp: MCP_ENUM needs an enum type
-#include <mcp/reflect.hpp>
+#include <mcp/schema/reflect.hpp>
 
 namespace app {
 struct flags {

@@ -1,6 +1,6 @@
 // expect:
 // Every accepted handler shape compiles (control case for the handler_* cases).
-#include <mcp/server.hpp>
+#include <mcp/core/server.hpp>
 
 namespace app {
 struct args {

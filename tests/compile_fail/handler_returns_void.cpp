@@ -1,5 +1,5 @@
 // expect: a tool handler must return something
-#include <mcp/server.hpp>
+#include <mcp/core/server.hpp>
 
 namespace app {
 struct args {

@@ -1,5 +1,5 @@
 // expect: a tool handler takes \(\), \(mcp::context&\), \(const In&\) or \(const In&, mcp::context&\)
-#include <mcp/server.hpp>
+#include <mcp/core/server.hpp>
 
 namespace app {
 struct args {

@@ -1,6 +1,6 @@
 // expect: mcp: field type not supported.*std::map<std::string, T>
 // JSON object keys are strings.
-#include <mcp/reflect.hpp>
+#include <mcp/schema/reflect.hpp>
 
 #include <map>
 

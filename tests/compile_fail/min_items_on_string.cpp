@@ -1,5 +1,5 @@
 // expect: mcp::min_items applies to arrays
-#include <mcp/reflect.hpp>
+#include <mcp/schema/reflect.hpp>
 
 #include <string>
 

@@ -1,5 +1,5 @@
 // expect: mcp::min_length applies to strings. use mcp::minimum for numbers
-#include <mcp/reflect.hpp>
+#include <mcp/schema/reflect.hpp>
 
 namespace app {
 struct args {

@@ -1,5 +1,5 @@
 // expect: mcp::minimum applies to numbers. use mcp::min_length/max_length for strings
-#include <mcp/reflect.hpp>
+#include <mcp/schema/reflect.hpp>
 
 #include <string>
 

@@ -1,5 +1,5 @@
 // expect: mcp: a field is written \(member, "description", constraints...\)
-#include <mcp/reflect.hpp>
+#include <mcp/schema/reflect.hpp>
 
 #include <string>
 

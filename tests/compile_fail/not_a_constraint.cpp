@@ -1,5 +1,5 @@
 // expect: mcp: after the description a field takes only mcp:: constraints
-#include <mcp/reflect.hpp>
+#include <mcp/schema/reflect.hpp>
 
 namespace app {
 struct args {

@@ -1,5 +1,5 @@
 // expect: mcp::pattern applies to strings
-#include <mcp/reflect.hpp>
+#include <mcp/schema/reflect.hpp>
 
 namespace app {
 struct args {

@@ -1,5 +1,5 @@
 // expect: mcp::schema_of: type not supported
-#include <mcp/schema.hpp>
+#include <mcp/schema/schema.hpp>
 
 struct plain {
   int x;

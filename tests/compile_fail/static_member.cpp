@@ -1,5 +1,5 @@
 // expect: mcp: MCP_STRUCT lists non-static data members only
-#include <mcp/reflect.hpp>
+#include <mcp/schema/reflect.hpp>
 
 namespace app {
 struct args {

@@ -1,5 +1,5 @@
 // expect: mcp: field type is an enum without MCP_ENUM. declare it with MCP_ENUM
-#include <mcp/reflect.hpp>
+#include <mcp/schema/reflect.hpp>
 
 #include <optional>
 

@@ -1,6 +1,6 @@
 // expect: mcp: field type not supported.*declare your own structs with MCP_STRUCT
 // A nested struct that has no MCP_STRUCT of its own.
-#include <mcp/reflect.hpp>
+#include <mcp/schema/reflect.hpp>
 
 #include <vector>
 

@@ -1,6 +1,6 @@
 // expect: mcp: field type not supported. supported types are bool, integers
 // A std::list field: not one of the mapped containers.
-#include <mcp/reflect.hpp>
+#include <mcp/schema/reflect.hpp>
 
 #include <list>
 

@@ -1,7 +1,7 @@
 // The server the official MCP conformance suite runs against: the fixtures every SDK's test server
 // exposes (tools, resources, a template, prompts, completion, logging), written with the SDK's
 // public API only. Over Streamable HTTP with --http HOST:PORT (what the suite needs), else stdio.
-#include <mcp/http.hpp>
+#include <mcp/transport/http.hpp>
 #include <mcp/mcp.hpp>
 
 #include <chrono>

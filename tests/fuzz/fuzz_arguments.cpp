@@ -5,8 +5,8 @@
 //  - what decode produced encodes to a value that is valid again and decodes to the same thing.
 #include "fuzz_types.hpp"
 
-#include <mcp/coercion.hpp>
-#include <mcp/validation.hpp>
+#include <mcp/schema/coercion.hpp>
+#include <mcp/schema/validation.hpp>
 
 #include <cstdint>
 #include <cstdio>

@@ -7,7 +7,7 @@
 // same bytes.
 #include "fuzz_types.hpp"
 
-#include <mcp/server.hpp>
+#include <mcp/core/server.hpp>
 #include <mcp/testing.hpp>
 
 #include <cstdint>

@@ -21,12 +21,12 @@
 //  - an unconstrained array argument given as a string holding an array that fits the limit is
 //    read (no over-eager refusal), and one that does not fit is refused with a message saying so;
 //  - under coercion off nothing is read: a string stays a string, so the call is refused.
-#include <mcp/coercion.hpp>
-#include <mcp/detail/json_reader.hpp>
-#include <mcp/detail/json_writer.hpp>
-#include <mcp/detail/utf8.hpp>
-#include <mcp/server.hpp>
-#include <mcp/tool.hpp>
+#include <mcp/schema/coercion.hpp>
+#include <mcp/json/detail/reader.hpp>
+#include <mcp/json/detail/writer.hpp>
+#include <mcp/json/detail/utf8.hpp>
+#include <mcp/core/server.hpp>
+#include <mcp/tools/tool.hpp>
 
 #include <algorithm>
 #include <cstdint>

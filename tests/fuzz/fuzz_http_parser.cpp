@@ -4,7 +4,7 @@
 //
 // Input: byte 0 = number of split points (mod 8), then 2 bytes per split point (offsets into the
 // rest, little-endian), then the HTTP byte stream.
-#include <mcp/detail/http_parser.hpp>
+#include <mcp/transport/detail/http_parser.hpp>
 
 #include <algorithm>
 #include <cstdint>

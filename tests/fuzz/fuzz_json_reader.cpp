@@ -4,8 +4,8 @@
 // deep when the reader reached the limit before any error; a raw NUL byte is refused (nlohmann would
 // stop reading there). The writer gives dump()'s bytes for every value read, and for the input
 // itself taken as a string (mostly invalid UTF-8, which both replace the same way).
-#include <mcp/detail/json_reader.hpp>
-#include <mcp/detail/json_writer.hpp>
+#include <mcp/json/detail/reader.hpp>
+#include <mcp/json/detail/writer.hpp>
 
 #include <cmath>
 #include <cstdint>

@@ -2,7 +2,7 @@
 // constraints, so that schema generation, coercion, validation and decoding all get exercised.
 #pragma once
 
-#include <mcp/reflect.hpp>
+#include <mcp/schema/reflect.hpp>
 
 #include <array>
 #include <cstdint>

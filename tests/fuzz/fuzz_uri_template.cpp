@@ -3,7 +3,7 @@
 // receive (never empty, "." or "..", no '/', '\', control byte); and values percent-encoded into
 // the template come back unchanged whenever the template's literals cannot be confused with
 // encoded text, or, if one of them is not such a value, the URI does not match.
-#include <mcp/detail/uri_template.hpp>
+#include <mcp/core/detail/uri_template.hpp>
 
 #include <algorithm>
 #include <cstdint>

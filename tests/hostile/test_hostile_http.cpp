@@ -7,8 +7,8 @@
 #include "catch.hpp"
 #include "http_client.hpp"
 
-#include <mcp/http.hpp>
-#include <mcp/server.hpp>
+#include <mcp/transport/http.hpp>
+#include <mcp/core/server.hpp>
 
 #include <algorithm>
 #include <atomic>

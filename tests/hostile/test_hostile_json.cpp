@@ -10,7 +10,7 @@
 #include "http_client.hpp"
 #include "subprocess.hpp"
 
-#include <mcp/http.hpp>
+#include <mcp/transport/http.hpp>
 #include <mcp/mcp.hpp>
 
 #include <chrono>

@@ -2,10 +2,10 @@
 #include "catch.hpp"
 #include "official_schema.hpp"
 
-#include <mcp/content.hpp>
-#include <mcp/detail/base64.hpp>
-#include <mcp/paging.hpp>
-#include <mcp/render.hpp>
+#include <mcp/core/content.hpp>
+#include <mcp/json/detail/base64.hpp>
+#include <mcp/core/paging.hpp>
+#include <mcp/tools/render.hpp>
 
 #include <set>
 

@@ -2,8 +2,8 @@
 // cancellation, progress, logging and requests to the client.
 #include "catch.hpp"
 
-#include <mcp/detail/thread_pool.hpp>
-#include <mcp/server.hpp>
+#include <mcp/transport/detail/thread_pool.hpp>
+#include <mcp/core/server.hpp>
 #include <mcp/testing.hpp>
 
 #include <atomic>

@@ -1,10 +1,10 @@
 // SHA-256 / HMAC-SHA256, the sealed MRTR requestState, and SEP-2243 standard header validation.
 #include "catch.hpp"
 
-#include <mcp/detail/base64.hpp>
-#include <mcp/detail/mcp_headers.hpp>
-#include <mcp/detail/request_state_seal.hpp>
-#include <mcp/detail/sha256.hpp>
+#include <mcp/json/detail/base64.hpp>
+#include <mcp/transport/detail/mcp_headers.hpp>
+#include <mcp/core/detail/request_state_seal.hpp>
+#include <mcp/core/detail/sha256.hpp>
 
 #include <atomic>
 #include <map>

@@ -2,7 +2,7 @@
 #include "catch.hpp"
 #include "subprocess.hpp"
 
-#include <mcp/json.hpp>
+#include <mcp/json/json.hpp>
 
 #include <cstdio>
 #include <fstream>

@@ -5,8 +5,8 @@
 #include "http_client.hpp"
 #include "subprocess.hpp"
 
-#include <mcp/http.hpp>
-#include <mcp/server.hpp>
+#include <mcp/transport/http.hpp>
+#include <mcp/core/server.hpp>
 
 #include <atomic>
 #include <chrono>

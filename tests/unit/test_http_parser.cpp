@@ -2,9 +2,9 @@
 // and stream serialisation, SSE framing, event ids, and the Accept/Content-Type/Host/Origin checks.
 #include "catch.hpp"
 
-#include <mcp/detail/http_message.hpp>
-#include <mcp/detail/http_parser.hpp>
-#include <mcp/detail/sse.hpp>
+#include <mcp/transport/detail/http_message.hpp>
+#include <mcp/transport/detail/http_parser.hpp>
+#include <mcp/transport/detail/sse.hpp>
 
 #include <algorithm>
 #include <cstdint>

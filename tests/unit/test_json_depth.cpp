@@ -6,9 +6,9 @@
 // and nlohmann frees them without recursion too.
 #include "catch.hpp"
 
-#include <mcp/detail/mcp_headers.hpp>
-#include <mcp/detail/request_state_seal.hpp>
-#include <mcp/json_text.hpp>
+#include <mcp/transport/detail/mcp_headers.hpp>
+#include <mcp/core/detail/request_state_seal.hpp>
+#include <mcp/json/parse.hpp>
 #include <mcp/mcp.hpp>
 #include <mcp/testing.hpp>
 

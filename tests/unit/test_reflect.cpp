@@ -1,11 +1,11 @@
 // Reflection: MCP_STRUCT / MCP_ENUM, encode/decode, schema_of (golden files + valijson).
 #include "catch.hpp"
 
-#include <mcp/constraints.hpp>
-#include <mcp/detail/reflect_writer.hpp>
-#include <mcp/reflect.hpp>
-#include <mcp/schema.hpp>
-#include <mcp/validation.hpp>
+#include <mcp/schema/constraints.hpp>
+#include <mcp/schema/detail/reflect_writer.hpp>
+#include <mcp/schema/reflect.hpp>
+#include <mcp/schema/schema.hpp>
+#include <mcp/schema/validation.hpp>
 
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>

@@ -4,8 +4,8 @@
 // statuses are in test_http.cpp's neighbour below, over a real socket.
 #include "catch.hpp"
 
-#include <mcp/detail/thread_pool.hpp>
-#include <mcp/http.hpp>
+#include <mcp/transport/detail/thread_pool.hpp>
+#include <mcp/transport/http.hpp>
 #include <mcp/mcp.hpp>
 #include <mcp/testing.hpp>
 

@@ -1,7 +1,7 @@
 // The stdio transport over real pipes: serve_stream runs in a thread, the test plays the client.
 #include "catch.hpp"
 
-#include <mcp/stdio.hpp>
+#include <mcp/transport/stdio.hpp>
 
 #include <atomic>
 #include <future>

@@ -2,8 +2,8 @@
 // pointers, bad schemas refused with a reason, lossless coercion and its refusals, concurrency.
 #include "catch.hpp"
 
-#include <mcp/coercion.hpp>
-#include <mcp/validation.hpp>
+#include <mcp/schema/coercion.hpp>
+#include <mcp/schema/validation.hpp>
 
 #include <atomic>
 #include <chrono>

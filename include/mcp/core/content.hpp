@@ -1,0 +1,117 @@
+// What a tool call returns: content blocks (MCP 2025-11-25 ContentBlock), the full CallToolResult,
+// and tool_error, the failure a model is meant to read and act on.
+#pragma once
+
+#include <mcp/json/detail/base64.hpp>
+#include <mcp/json/json.hpp>
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace mcp {
+inline namespace v0 {
+
+// Hints for the client about a block: who it is for ("user", "assistant"), how important it is
+// (0 to 1) and when the underlying data last changed (ISO 8601).
+struct content_annotations {
+  std::vector<std::string> audience;
+  std::optional<double> priority;
+  std::optional<std::string> last_modified;
+};
+
+namespace detail {
+// A text block that takes its string over rather than copying it.
+// Members are placed in key order at the end of the object: every tool result has such a block.
+inline json text_block(std::string s) {
+  json block(json::value_t::object);
+  auto& members = block.get_ref<json::object_t&>();
+  members.emplace_hint(members.end(), "text", std::move(s));
+  members.emplace_hint(members.end(), "type", "text");
+  return block;
+}
+}  // namespace detail
+
+inline json text(std::string_view s) { return detail::text_block(std::string(s)); }
+
+inline json image(std::string_view bytes, std::string_view mime_type) {
+  return json{{"type", "image"}, {"data", detail::base64_encode(bytes)}, {"mimeType", std::string(mime_type)}};
+}
+
+inline json audio(std::string_view bytes, std::string_view mime_type) {
+  return json{{"type", "audio"}, {"data", detail::base64_encode(bytes)}, {"mimeType", std::string(mime_type)}};
+}
+
+inline json resource_link(std::string_view uri, std::string_view name, std::string_view mime_type = {},
+                          std::string_view description = {}) {
+  json block{{"type", "resource_link"}, {"uri", std::string(uri)}, {"name", std::string(name)}};
+  if (!mime_type.empty()) block["mimeType"] = std::string(mime_type);
+  if (!description.empty()) block["description"] = std::string(description);
+  return block;
+}
+
+inline json embedded_text(std::string_view uri, std::string_view text, std::string_view mime_type = {}) {
+  json resource{{"uri", std::string(uri)}, {"text", std::string(text)}};
+  if (!mime_type.empty()) resource["mimeType"] = std::string(mime_type);
+  return json{{"type", "resource"}, {"resource", std::move(resource)}};
+}
+
+inline json embedded_blob(std::string_view uri, std::string_view bytes, std::string_view mime_type = {}) {
+  json resource{{"uri", std::string(uri)}, {"blob", detail::base64_encode(bytes)}};
+  if (!mime_type.empty()) resource["mimeType"] = std::string(mime_type);
+  return json{{"type", "resource"}, {"resource", std::move(resource)}};
+}
+
+// Throws std::invalid_argument for values the schema forbids (an audience other than "user" or
+// "assistant", a priority outside [0, 1]): those are bugs in the server, better caught early.
+inline json with_annotations(json block, const content_annotations& a) {
+  json out = json::object();
+  if (!a.audience.empty()) {
+    for (const auto& role : a.audience)
+      if (role != "user" && role != "assistant")
+        throw std::invalid_argument("mcp::with_annotations: audience must be \"user\" or \"assistant\", got \"" +
+                                    role + "\"");
+    out["audience"] = a.audience;
+  }
+  if (a.priority) {
+    if (!(*a.priority >= 0.0 && *a.priority <= 1.0))
+      throw std::invalid_argument("mcp::with_annotations: priority must be between 0 and 1");
+    out["priority"] = *a.priority;
+  }
+  if (a.last_modified) out["lastModified"] = *a.last_modified;
+  if (!out.empty()) block["annotations"] = std::move(out);
+  return block;
+}
+
+// A CallToolResult, for handlers that want full control over what the client receives.
+struct tool_result {
+  std::vector<json> content;
+  std::optional<json> structured_content;
+  bool is_error = false;
+  json meta;  // null = absent
+
+  json to_json() const& { return tool_result(*this).to_json(); }
+  // Moves the blocks out: results are built once per call and then sent.
+  json to_json() && {
+    json out(json::value_t::object);
+    auto& members = out.get_ref<json::object_t&>();  // filled in key order
+    if (!meta.is_null()) members.emplace_hint(members.end(), "_meta", std::move(meta));
+    members.emplace_hint(members.end(), "content", json::array_t(std::make_move_iterator(content.begin()),
+                                                                 std::make_move_iterator(content.end())));
+    if (is_error) members.emplace_hint(members.end(), "isError", true);
+    if (structured_content) members.emplace_hint(members.end(), "structuredContent", std::move(*structured_content));
+    return out;
+  }
+};
+
+// A failure worth telling the model about: becomes {"content":[{"type":"text","text":message}],
+// "isError":true}. Write the message for the model: what failed, why, what to do instead.
+struct tool_error : std::runtime_error {
+  explicit tool_error(std::string message) : std::runtime_error(std::move(message)) {}
+};
+
+}  // namespace v0
+}  // namespace mcp

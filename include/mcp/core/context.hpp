@@ -1,0 +1,261 @@
+// What a handler sees of the request it serves: cancellation, progress, logging to the client,
+// the client's declared state, and requests back to the client.
+#pragma once
+
+#include <mcp/core/content.hpp>
+#include <mcp/json/json.hpp>
+#include <mcp/core/jsonrpc.hpp>
+#include <mcp/core/log_level.hpp>
+#include <mcp/core/session.hpp>
+#include <mcp/transport/transport.hpp>
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <vector>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace mcp {
+inline namespace v0 {
+
+// A request to the client got no answer in time, or the call it served was cancelled meanwhile.
+class request_timeout : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// One question a handler puts to the client: elicitation, sampling or the client's roots. The key
+// names the answer; it must be unique within the request.
+struct input_request {
+  std::string key;
+  std::string method;  // "elicitation/create", "sampling/createMessage" or "roots/list"
+  json params = json::object();
+};
+
+// Form-mode elicitation: `requested_schema` is a flat object schema of primitive properties.
+inline input_request elicitation_input(std::string key, std::string message, json requested_schema) {
+  return {std::move(key), "elicitation/create", json{{"message", std::move(message)}, {"requestedSchema", std::move(requested_schema)}}};
+}
+// `params` is a CreateMessageRequest's params: messages, maxTokens, ...
+inline input_request sampling_input(std::string key, json params) {
+  return {std::move(key), "sampling/createMessage", std::move(params)};
+}
+inline input_request roots_input(std::string key) { return {std::move(key), "roots/list", json::object()}; }
+
+namespace detail {
+
+// How a 2026-07-28 request asks: the handler stops here, the server answers input_required with
+// these requests, and the client's retry runs the handler again with the answers. Not a
+// std::exception, so handlers' own catch blocks for errors let it through.
+struct input_required {
+  std::vector<input_request> requests;
+};
+
+// The answers a 2026-07-28 request brings: this retry's inputResponses, and those of earlier
+// rounds carried in the (sealed) requestState. `used` collects what the handler consumed, which
+// the next requestState carries forward.
+struct input_round {
+  json responses = json::object();
+  json carried = json::object();
+  json used = json::object();
+};
+
+// An answer of the wrong shape counts as no answer: the question is asked again.
+inline bool answers(const input_request& request, const json& answer) {
+  if (!answer.is_object()) return false;
+  if (request.method == "elicitation/create") {
+    auto action = answer.find("action");
+    if (action == answer.end() || !action->is_string()) return false;
+    const auto& a = action->get_ref<const std::string&>();
+    if (a == "accept") return answer.contains("content") ? answer["content"].is_object() : true;
+    return a == "decline" || a == "cancel";
+  }
+  if (request.method == "sampling/createMessage") return answer.contains("role") && answer.contains("content");
+  if (request.method == "roots/list") return answer.contains("roots") && answer["roots"].is_array();
+  return true;
+}
+
+// ask() for something the client did not declare. A tool answers it as an isError result (it is a
+// tool_error, written for the model); prompts/get and resources/read answer -32021 naming it.
+struct missing_capability : tool_error {
+  missing_capability(std::string message, std::string name) : tool_error(std::move(message)), capability(std::move(name)) {}
+  std::string capability;
+};
+
+inline const char* capability_of(const std::string& method) {
+  if (method == "elicitation/create") return "elicitation";
+  if (method == "sampling/createMessage") return "sampling";
+  if (method == "roots/list") return "roots";
+  return nullptr;
+}
+
+}  // namespace detail
+
+class context {
+ public:
+  context(std::shared_ptr<session> s, std::shared_ptr<request_state> request, std::shared_ptr<outbound> replies,
+          std::shared_ptr<const client_state> client)
+      : session_(std::move(s)), request_(std::move(request)), replies_(std::move(replies)), client_(std::move(client)) {}
+  // A 2026-07-28 request: questions to the client end the call with input_required (see ask()).
+  context(std::shared_ptr<session> s, std::shared_ptr<request_state> request, std::shared_ptr<outbound> replies,
+          std::shared_ptr<const client_state> client, std::shared_ptr<detail::input_round> round)
+      : context(std::move(s), std::move(request), std::move(replies), std::move(client)) {
+    round_ = std::move(round);
+  }
+
+  const json& request_id() const { return request_->id; }
+  // True once the client cancelled this request (or the session ended). Long handlers should poll
+  // it and return early; whatever they return is then dropped.
+  bool cancelled() const { return request_->cancelled.load(); }
+  const client_state& client() const { return *client_; }
+  const std::optional<json>& progress_token() const { return request_->progress_token; }
+
+  // notifications/progress for this request, when the client asked for progress. Values must grow;
+  // a value that does not, or any call after the reply, is dropped rather than sent out of order.
+  void progress(double value, std::optional<double> total = std::nullopt, const std::string& message = {}) {
+    if (!request_->progress_token || request_->finished) return;
+    std::lock_guard lock(request_->progress_mutex);
+    if (request_->last_progress && value <= *request_->last_progress) return;
+    request_->last_progress = value;
+    json params{{"progressToken", *request_->progress_token}, {"progress", value}};
+    if (total) params["total"] = *total;
+    if (!message.empty()) params["message"] = message;
+    replies_->send(jsonrpc::notification("notifications/progress", std::move(params)));
+  }
+
+  // notifications/message, sent only at or above the client's chosen level (2026-07-28: only when
+  // the request asked for logs at all).
+  void log(log_level level, json data, const std::string& logger = {}) {
+    if (!client_->logging || level < current_min_level() || request_->finished) return;
+    json params{{"level", to_string(level)}, {"data", std::move(data)}};
+    if (!logger.empty()) params["logger"] = logger;
+    replies_->send(jsonrpc::notification("notifications/message", std::move(params)));
+  }
+
+  // Asks the client and returns the answers by key; the same code serves both eras. A 2025-era
+  // session sends each request to the client and waits for it. A 2026-07-28 request cannot wait:
+  // the call ends with an input_required result and, when the client retries with the answers,
+  // the handler runs again from the start and this returns them. Handlers must therefore ask the
+  // same questions in the same order on every run, and do nothing irreversible before asking.
+  // Throws a tool_error when the client did not declare the capability a request needs (outside
+  // tools, the request is refused with -32021).
+  std::map<std::string, json> ask(const std::vector<input_request>& requests,
+                                  std::chrono::milliseconds timeout = std::chrono::seconds(300)) {
+    for (const auto& r : requests) {
+      const char* capability = detail::capability_of(r.method);
+      if (!capability) throw std::invalid_argument("ask(): '" + r.method + "' is not a request a server may make");
+      require_capability(capability, r.method.c_str());
+    }
+    std::map<std::string, json> answers;
+    if (!round_) {
+      for (const auto& r : requests) answers[r.key] = request_client(r.method, r.params, timeout);
+      return answers;
+    }
+    std::vector<input_request> missing;
+    for (const auto& r : requests) {
+      const json* answer = nullptr;
+      if (auto it = round_->responses.find(r.key); it != round_->responses.end() && detail::answers(r, *it)) answer = &*it;
+      else if (auto c = round_->carried.find(r.key); c != round_->carried.end() && detail::answers(r, *c)) answer = &*c;
+      if (!answer) {
+        missing.push_back(r);
+        continue;
+      }
+      round_->used[r.key] = *answer;
+      answers[r.key] = *answer;
+    }
+    if (!missing.empty()) throw detail::input_required{std::move(missing)};
+    return answers;
+  }
+  json ask(const input_request& request, std::chrono::milliseconds timeout = std::chrono::seconds(300)) {
+    return ask(std::vector<input_request>{request}, timeout).at(request.key);
+  }
+
+  // Shorthands for one question each; their keys are numbered in the order of asking.
+  json create_message(json params, std::chrono::milliseconds timeout = std::chrono::seconds(60)) {
+    return ask(sampling_input(next_key("sampling"), std::move(params)), timeout);
+  }
+  json elicit(const std::string& message, json requested_schema,
+              std::chrono::milliseconds timeout = std::chrono::seconds(300)) {
+    return ask(elicitation_input(next_key("elicitation"), message, std::move(requested_schema)), timeout);
+  }
+  json list_roots(std::chrono::milliseconds timeout = std::chrono::seconds(30)) {
+    return ask(roots_input(next_key("roots")), timeout);
+  }
+
+  // Sends a request to the client and waits for its result (2025-era sessions only; ask() is the
+  // way that works in both eras). Throws protocol_error when the client answers with an error,
+  // request_timeout when it does not answer in time or this call is cancelled.
+  json request_client(const std::string& method, json params,
+                      std::chrono::milliseconds timeout = std::chrono::seconds(60)) {
+    if (!session_ || client_->stateless)
+      throw protocol_error(error_code::internal_error, "No session to send '" + method + "' on");
+    auto [id, pending] = session_->expect_response();
+    replies_->send(jsonrpc::request(id, method, std::move(params)));
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    std::unique_lock lock(pending->mutex);
+    while (!pending->message) {
+      if (cancelled() || std::chrono::steady_clock::now() >= deadline) {
+        lock.unlock();
+        session_->forget_response(id);
+        // Tell the client to stop working on it, as the spec asks of a requester that gives up.
+        replies_->send(jsonrpc::notification("notifications/cancelled",
+                                             {{"requestId", id}, {"reason", cancelled() ? "cancelled" : "timeout"}}));
+        throw request_timeout(cancelled() ? "The request '" + method + "' was cancelled"
+                                          : "The client did not answer '" + method + "' in time");
+      }
+      pending->arrived.wait_for(lock, std::chrono::milliseconds(50));
+    }
+    const json& answer = *pending->message;
+    if (answer.contains("error")) {
+      const json& e = answer["error"];
+      throw protocol_error(e.value("code", error_code::internal_error), e.value("message", std::string("error")),
+                           e.value("data", json()));
+    }
+    return answer.value("result", json::object());
+  }
+
+  // Refuses the request with -32021 unless the client declared `capability` (e.g. "sampling"),
+  // for handlers that cannot do without it.
+  void require_client_capability(const std::string& capability) const {
+    if (client_->capabilities.is_object() && client_->capabilities.contains(capability)) return;
+    throw protocol_error(error_code::missing_required_client_capability,
+                         "Missing required client capability: " + capability,
+                         json{{"requiredCapabilities", {{capability, json::object()}}}});
+  }
+
+  // Lets the client poll for this request's result instead of holding a connection open
+  // (Streamable HTTP closes the request's SSE stream; the reply is replayed when the client
+  // reconnects). Does nothing on other transports.
+  void close_stream() { replies_->close_stream(); }
+
+  const std::shared_ptr<session>& session_ptr() const { return session_; }
+
+ private:
+  void require_capability(const char* name, const char* method) const {
+    if (client_->sessionless)
+      throw tool_error(std::string("This needs to ask the client (") + method +
+                       "), which this server cannot do for a 2025-era client: it serves HTTP without sessions, so "
+                       "each request stands alone. A 2026-07-28 client can answer such questions.");
+    if (!client_->capabilities.is_object() || !client_->capabilities.contains(name))
+      throw detail::missing_capability(std::string("This needs the client to support ") + name + " (" + method +
+                       "), and the connected client did not declare that capability.",
+                                       name);
+  }
+  std::string next_key(const char* kind) { return std::string(kind) + "-" + std::to_string(++asked_); }
+  log_level current_min_level() const {
+    return session_ && !client_->stateless ? session_->min_log_level() : client_->min_log_level;
+  }
+
+  std::shared_ptr<session> session_;
+  std::shared_ptr<request_state> request_;
+  std::shared_ptr<outbound> replies_;
+  std::shared_ptr<const client_state> client_;
+  std::shared_ptr<detail::input_round> round_;  // null in a 2025-era session
+  int asked_ = 0;
+};
+
+}  // namespace v0
+}  // namespace mcp

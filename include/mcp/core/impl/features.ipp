@@ -1,0 +1,418 @@
+// server's resources, prompts and completion: registration and the methods that serve them.
+#pragma once
+
+#include <mcp/core/content.hpp>
+#include <mcp/core/detail/handler_traits.hpp>
+#include <mcp/core/prompt.hpp>
+#include <mcp/schema/reflect.hpp>
+#include <mcp/core/resource.hpp>
+#include <mcp/schema/schema.hpp>
+#include <mcp/core/server.hpp>
+#include <mcp/schema/validation.hpp>
+
+#include <algorithm>
+
+namespace mcp {
+inline namespace v0 {
+namespace detail {
+
+inline std::string completer_key(std::string_view kind, std::string_view name, std::string_view argument) {
+  std::string key(kind);
+  key.append(1, '\0').append(name).append(1, '\0').append(argument);
+  return key;
+}
+
+// A read handler's answer as the `contents` array of a ReadResourceResult.
+template <class R>
+json to_contents(R&& value, const std::string& uri, const std::string& mime_type) {
+  using T = std::decay_t<R>;
+  if constexpr (std::is_same_v<T, std::string>) {
+    return json::array({text_contents(uri, value, mime_type)});
+  } else if constexpr (std::is_same_v<T, blob>) {
+    return json::array({blob_contents(uri, value.bytes, mime_type)});
+  } else if constexpr (std::is_same_v<T, std::vector<json>>) {
+    return json(std::forward<R>(value));
+  } else {
+    return json::array({text_contents(uri, render_json(encode(value)), mime_type.empty() ? "application/json" : mime_type)});
+  }
+}
+
+template <class R>
+json prompt_messages(R&& value) {
+  using T = std::decay_t<R>;
+  auto messages = [](const std::vector<prompt_message>& list) {
+    json out = json::array();
+    for (const auto& m : list) out.push_back({{"role", m.role}, {"content", m.content}});
+    return out;
+  };
+  if constexpr (std::is_same_v<T, std::string>) {
+    return json{{"messages", messages({user(value)})}};
+  } else if constexpr (std::is_same_v<T, std::vector<prompt_message>>) {
+    return json{{"messages", messages(value)}};
+  } else {
+    static_assert(std::is_same_v<T, prompt_result>,
+                  "mcp: a prompt handler returns std::string, std::vector<mcp::prompt_message> or mcp::prompt_result");
+    json r{{"messages", messages(value.messages)}};
+    if (!value.description.empty()) r["description"] = value.description;
+    return r;
+  }
+}
+
+inline std::string required_string(const json& params, const char* key) {
+  auto it = params.find(key);
+  if (it == params.end() || !it->is_string())
+    throw protocol_error(error_code::invalid_params, std::string("Invalid params: \"") + key + "\" must be a string");
+  return it->get<std::string>();
+}
+
+}  // namespace detail
+
+template <class Handler>
+server& server::resource(resource_info info, Handler&& read) {
+  using F = std::decay_t<Handler>;
+  constexpr bool with_context = std::is_invocable_v<F&, context&>;
+  static_assert(with_context || std::is_invocable_v<F&>,
+                "mcp: a resource handler takes () or (mcp::context&); use resource_template for URIs with variables");
+  resource_entry entry;
+  entry.info = std::move(info);
+  entry.read = [fn = F(std::forward<Handler>(read)), mime = entry.info.mime_type](const std::string& uri,
+                                                                                   context& ctx) mutable -> json {
+    if constexpr (with_context)
+      return detail::to_contents(fn(ctx), uri, mime);
+    else
+      return detail::to_contents(fn(), uri, mime);
+  };
+  add_resource_entry(std::move(entry));
+  return *this;
+}
+
+template <class Handler>
+server& server::resource_template(resource_template_info info, Handler&& read) {
+  using F = std::decay_t<Handler>;
+  using vars = std::map<std::string, std::string>;
+  template_entry entry{info, detail::uri_template(info.uri_template), {}};  // throws on a bad template
+  if constexpr (std::is_invocable_v<F&, const vars&, context&> || std::is_invocable_v<F&, const vars&>) {
+    entry.read = [fn = F(std::forward<Handler>(read)), mime = info.mime_type](const std::string& uri, const vars& v,
+                                                                               context& ctx) mutable -> json {
+      if constexpr (std::is_invocable_v<F&, const vars&, context&>)
+        return detail::to_contents(fn(v, ctx), uri, mime);
+      else
+        return detail::to_contents(fn(v), uri, mime);
+    };
+  } else {
+    using sig = detail::handler_signature<F>;
+    static_assert(sig::known, "mcp: a resource template handler takes (const std::map<std::string, std::string>&) or "
+                              "(const Vars&) where Vars is an MCP_STRUCT of strings, optionally followed by mcp::context&");
+    using shape = detail::handler_shape<sig>;
+    using In = typename shape::input;
+    static_assert(is_reflected_v<In>, "mcp: the variables of a resource template handler are a std::map or an MCP_STRUCT");
+    entry.read = [fn = F(std::forward<Handler>(read)), mime = info.mime_type](const std::string& uri, const vars& v,
+                                                                               context& ctx) mutable -> json {
+      json as_json(v);
+      In in;
+      try {
+        in = decode<In>(as_json);
+      } catch (const std::exception& e) {
+        throw protocol_error(error_code::invalid_params, "Invalid params: the URI '" + uri + "' does not fit: " + e.what());
+      }
+      if constexpr (shape::takes_context)
+        return detail::to_contents(fn(in, ctx), uri, mime);
+      else
+        return detail::to_contents(fn(in), uri, mime);
+    };
+  }
+  add_template_entry(std::move(entry));
+  return *this;
+}
+
+template <class Handler>
+server& server::prompt(std::string name, std::string description, Handler&& handler, prompt_options options) {
+  using F = std::decay_t<Handler>;
+  using sig = detail::handler_signature<F>;
+  static_assert(sig::known, "mcp: a prompt handler must be a lambda or function with a non-template call operator");
+  using shape = detail::handler_shape<sig>;
+  static_assert(shape::valid,
+                "mcp: a prompt handler takes (), (mcp::context&), (const Args&) or (const Args&, mcp::context&), where "
+                "Args is an MCP_STRUCT of std::string / std::optional<std::string> fields");
+  using In = typename shape::input;
+
+  prompt_entry entry;
+  entry.name = std::move(name);
+  entry.definition = {{"name", entry.name}};
+  if (!options.title.empty()) entry.definition["title"] = options.title;
+  if (!description.empty()) entry.definition["description"] = description;
+  const validator* args_validator = nullptr;
+  if constexpr (!std::is_void_v<In>) {
+    static_assert(is_reflected_v<In>, "mcp: prompt arguments are an MCP_STRUCT of string fields");
+    const json& schema = schema_of<In>();
+    json arguments = json::array();
+    const json& required = schema.value("required", json::array());
+    for (const auto& [field, property] : schema.at("properties").items()) {
+      if (property.value("type", json()) != "string")
+        throw std::invalid_argument("Prompt '" + entry.name + "': argument '" + field +
+                                    "' must be a std::string or std::optional<std::string>; prompt arguments are strings");
+      json a{{"name", field}};
+      if (property.contains("description")) a["description"] = property["description"];
+      if (property.contains("title")) a["title"] = property["title"];
+      a["required"] = std::find(required.begin(), required.end(), field) != required.end();
+      arguments.push_back(std::move(a));
+    }
+    entry.definition["arguments"] = std::move(arguments);
+    args_validator = &detail::validator_for<In>();
+  }
+  if (!options.icons.is_null()) entry.definition["icons"] = options.icons;
+  if (!options.meta.is_null()) entry.definition["_meta"] = options.meta;
+
+  entry.get = [fn = F(std::forward<Handler>(handler)), args_validator, prompt = entry.name](const json& args,
+                                                                                           context& ctx) mutable -> json {
+    if constexpr (std::is_void_v<In>) {
+      (void)args_validator;
+      if constexpr (shape::takes_context)
+        return detail::prompt_messages(fn(ctx));
+      else
+        return detail::prompt_messages(fn());
+    } else {
+      auto problems = args_validator->validate(args);
+      if (!problems.empty()) {
+        std::string text = describe_violations(prompt, problems, args_validator->schema());
+        throw protocol_error(error_code::invalid_params, "Invalid params: " + text);
+      }
+      In in = decode<In>(args);
+      if constexpr (shape::takes_context)
+        return detail::prompt_messages(fn(in, ctx));
+      else
+        return detail::prompt_messages(fn(in));
+    }
+  };
+  add_prompt_entry(std::move(entry));
+  return *this;
+}
+
+inline void server::add_resource_entry(resource_entry entry) {
+  if (entry.info.uri.empty() || entry.info.name.empty())
+    throw std::invalid_argument("A resource needs a uri and a name");
+  {
+    std::unique_lock lock(registry_mutex_);
+    for (const auto& r : resources_)
+      if (r->info.uri == entry.info.uri)
+        throw std::invalid_argument("A resource with URI '" + entry.info.uri + "' is already registered");
+    resources_.push_back(std::make_shared<const resource_entry>(std::move(entry)));
+    has_resources_ = true;
+  }
+  notify_all("notifications/resources/list_changed");
+}
+
+inline void server::add_template_entry(template_entry entry) {
+  if (entry.info.name.empty()) throw std::invalid_argument("A resource template needs a name");
+  {
+    std::unique_lock lock(registry_mutex_);
+    for (const auto& t : templates_)
+      if (t->info.uri_template == entry.info.uri_template)
+        throw std::invalid_argument("A resource template '" + entry.info.uri_template + "' is already registered");
+    templates_.push_back(std::make_shared<const template_entry>(std::move(entry)));
+    has_resources_ = true;
+  }
+  notify_all("notifications/resources/list_changed");
+}
+
+inline bool server::remove_resource(std::string_view uri) {
+  {
+    std::unique_lock lock(registry_mutex_);
+    auto it = std::find_if(resources_.begin(), resources_.end(), [&](const auto& r) { return r->info.uri == uri; });
+    if (it != resources_.end()) {
+      resources_.erase(it);
+    } else {
+      auto t = std::find_if(templates_.begin(), templates_.end(),
+                            [&](const auto& e) { return e->info.uri_template == uri; });
+      if (t == templates_.end()) return false;
+      templates_.erase(t);
+    }
+  }
+  notify_all("notifications/resources/list_changed");
+  return true;
+}
+
+inline void server::resource_updated(const std::string& uri) {
+  json message = jsonrpc::notification("notifications/resources/updated", {{"uri", uri}});
+  std::vector<std::shared_ptr<session>> live;
+  {
+    std::lock_guard lock(sessions_mutex_);
+    for (auto& w : sessions_)
+      if (auto s = w.lock(); s && !s->closed() && s->subscribed(uri)) live.push_back(std::move(s));
+  }
+  for (auto& s : live) s->out().send(message);
+  notify_listeners("notifications/resources/updated", message["params"]);
+}
+
+inline void server::add_prompt_entry(prompt_entry entry) {
+  if (entry.name.empty()) throw std::invalid_argument("A prompt needs a name");
+  {
+    std::unique_lock lock(registry_mutex_);
+    for (const auto& p : prompts_)
+      if (p->name == entry.name) throw std::invalid_argument("A prompt named '" + entry.name + "' is already registered");
+    prompts_.push_back(std::make_shared<const prompt_entry>(std::move(entry)));
+    has_prompts_ = true;
+  }
+  notify_all("notifications/prompts/list_changed");
+}
+
+inline bool server::remove_prompt(std::string_view name) {
+  {
+    std::unique_lock lock(registry_mutex_);
+    auto it = std::find_if(prompts_.begin(), prompts_.end(), [&](const auto& p) { return p->name == name; });
+    if (it == prompts_.end()) return false;
+    prompts_.erase(it);
+  }
+  notify_all("notifications/prompts/list_changed");
+  return true;
+}
+
+inline server& server::complete_prompt_argument(std::string prompt, std::string argument, completer fn) {
+  std::unique_lock lock(registry_mutex_);
+  completers_[detail::completer_key("ref/prompt", prompt, argument)] = std::move(fn);
+  return *this;
+}
+
+inline server& server::complete_template_variable(std::string uri_template, std::string variable, completer fn) {
+  std::unique_lock lock(registry_mutex_);
+  completers_[detail::completer_key("ref/resource", uri_template, variable)] = std::move(fn);
+  return *this;
+}
+
+template <class Item, class Describe>
+json server::list_page(const std::vector<Item>& items, const json& params, const char* key, Describe describe) const {
+  std::optional<std::string> cursor;
+  if (auto c = params.find("cursor"); c != params.end() && !c->is_null()) {
+    if (!c->is_string()) throw protocol_error(error_code::invalid_params, "Invalid params: \"cursor\" must be a string");
+    cursor = c->get<std::string>();
+  }
+  page_window window;
+  try {
+    window = paginate(items.size(), options_.page_size, cursor, key);
+  } catch (const std::invalid_argument& e) {
+    throw protocol_error(error_code::invalid_params, std::string("Invalid params: ") + e.what());
+  }
+  json list = json::array();
+  for (std::size_t i = window.begin; i < window.end; ++i) list.push_back(describe(*items[i]));
+  json result{{key, std::move(list)}};
+  if (window.next_cursor) result["nextCursor"] = *window.next_cursor;
+  return result;
+}
+
+inline json server::list_resources(const json& params) const {
+  std::shared_lock lock(registry_mutex_);
+  return list_page(resources_, params, "resources", [](const resource_entry& r) { return detail::to_json(r.info); });
+}
+
+inline json server::list_resource_templates(const json& params) const {
+  std::shared_lock lock(registry_mutex_);
+  return list_page(templates_, params, "resourceTemplates", [](const template_entry& t) { return detail::to_json(t.info); });
+}
+
+inline json server::read_resource(context& ctx, const json& params) const {
+  const std::string uri = detail::required_string(params, "uri");
+  std::shared_ptr<const resource_entry> fixed;
+  std::shared_ptr<const template_entry> family;
+  std::map<std::string, std::string> vars;
+  {
+    std::shared_lock lock(registry_mutex_);
+    for (const auto& r : resources_)
+      if (r->info.uri == uri) fixed = r;
+    if (!fixed)
+      for (const auto& t : templates_)
+        if (auto m = t->pattern.match(uri)) {
+          family = t;
+          vars = std::move(*m);
+          break;
+        }
+  }
+  json contents;
+  if (fixed)
+    contents = fixed->read(uri, ctx);
+  else if (family)
+    contents = family->read(uri, vars, ctx);
+  else
+    // 2026-07-28 (SEP-2164) made an unknown resource an invalid parameter; 2025 has its own code.
+    throw protocol_error(ctx.client().stateless ? error_code::invalid_params : error_code::resource_not_found,
+                         "Resource not found: '" + uri + "'", json{{"uri", uri}});
+  return json{{"contents", std::move(contents)}};
+}
+
+inline json server::subscription(context& ctx, const json& params, bool subscribe) const {
+  const std::string uri = detail::required_string(params, "uri");
+  if (auto s = ctx.session_ptr()) subscribe ? s->subscribe(uri) : s->unsubscribe(uri);
+  return json::object();
+}
+
+inline json server::list_prompts(const json& params) const {
+  std::shared_lock lock(registry_mutex_);
+  return list_page(prompts_, params, "prompts", [](const prompt_entry& p) { return p.definition; });
+}
+
+inline json server::get_prompt(context& ctx, const json& params) const {
+  const std::string name = detail::required_string(params, "name");
+  json arguments = json::object();
+  if (auto a = params.find("arguments"); a != params.end() && !a->is_null()) {
+    if (!a->is_object()) throw protocol_error(error_code::invalid_params, "Invalid params: \"arguments\" must be an object");
+    arguments = *a;
+  }
+  std::shared_ptr<const prompt_entry> prompt;
+  std::string known;
+  {
+    std::shared_lock lock(registry_mutex_);
+    for (const auto& p : prompts_) {
+      if (p->name == name) prompt = p;
+      known += (known.empty() ? "" : ", ") + p->name;
+    }
+  }
+  if (!prompt)
+    throw protocol_error(error_code::invalid_params,
+                         "Unknown prompt: '" + name + "'. Available prompts: " + (known.empty() ? "none" : known));
+  return prompt->get(arguments, ctx);
+}
+
+inline json server::complete(const json& params) const {
+  auto ref = params.find("ref");
+  auto argument = params.find("argument");
+  if (ref == params.end() || !ref->is_object() || argument == params.end() || !argument->is_object())
+    throw protocol_error(error_code::invalid_params, "Invalid params: \"ref\" and \"argument\" must be objects");
+  const std::string type = detail::required_string(*ref, "type");
+  const std::string arg_name = detail::required_string(*argument, "name");
+  const std::string value = detail::required_string(*argument, "value");
+  std::string target;
+  {
+    std::shared_lock lock(registry_mutex_);
+    if (type == "ref/prompt") {
+      target = detail::required_string(*ref, "name");
+      bool known = std::any_of(prompts_.begin(), prompts_.end(), [&](const auto& p) { return p->name == target; });
+      if (!known) throw protocol_error(error_code::invalid_params, "Invalid params: no prompt named '" + target + "'");
+    } else if (type == "ref/resource") {
+      target = detail::required_string(*ref, "uri");
+      bool known = std::any_of(templates_.begin(), templates_.end(),
+                               [&](const auto& t) { return t->info.uri_template == target; });
+      if (!known)
+        throw protocol_error(error_code::invalid_params, "Invalid params: no resource template '" + target + "'");
+    } else {
+      throw protocol_error(error_code::invalid_params, "Invalid params: \"ref.type\" must be ref/prompt or ref/resource");
+    }
+  }
+  std::map<std::string, std::string> context_args;
+  if (auto c = params.find("context"); c != params.end() && c->is_object())
+    if (auto a = c->find("arguments"); a != c->end() && a->is_object())
+      for (const auto& [k, v] : a->items())
+        if (v.is_string()) context_args[k] = v.get<std::string>();
+  completer fn;
+  {
+    std::shared_lock lock(registry_mutex_);
+    auto it = completers_.find(detail::completer_key(type, target, arg_name));
+    if (it != completers_.end()) fn = it->second;
+  }
+  std::vector<std::string> values;
+  if (fn) values = fn(value, context_args);
+  const std::size_t total = values.size();
+  if (values.size() > 100) values.resize(100);  // the spec's cap per response
+  return json{{"completion", {{"values", values}, {"total", total}, {"hasMore", total > values.size()}}}};
+}
+
+}  // namespace v0
+}  // namespace mcp

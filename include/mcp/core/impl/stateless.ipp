@@ -1,0 +1,257 @@
+// The 2026-07-28 (stateless) side of mcp::server: a request that carries its protocol version in
+// params._meta is checked and served on its own, with no session state. The same tool, resource
+// and prompt handlers run; what differs is around them: the envelope checks, server/discover,
+// subscriptions/listen, resultType and caching hints on results, and multi-round input
+// (input_required + a sealed requestState instead of requests to the client).
+#pragma once
+
+#include <mcp/core/detail/stateless_rules.hpp>
+#include <mcp/core/server.hpp>
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+
+namespace mcp {
+inline namespace v0 {
+inline json server::server_info_json() const {
+  json info{{"name", info_.name}, {"version", info_.version}};
+  if (!info_.title.empty()) info["title"] = info_.title;
+  if (!info_.description.empty()) info["description"] = info_.description;
+  if (!info_.website_url.empty()) info["websiteUrl"] = info_.website_url;
+  if (!info_.icons.is_null()) info["icons"] = info_.icons;
+  return info;
+}
+
+inline const cache_hint& server::cache_for(const std::string& method) const {
+  auto it = options_.cache_by_method.find(method);
+  return it == options_.cache_by_method.end() ? options_.cache : it->second;
+}
+
+inline std::optional<protocol_error> server::check_stateless_request(std::string_view method, const json& params) const {
+  auto invalid = [](const std::string& why) { return protocol_error(error_code::invalid_params, "Invalid params: " + why); };
+  auto meta = params.is_object() ? params.find("_meta") : json::const_iterator();
+  if (!params.is_object() || meta == params.end() || !meta->is_object())
+    return invalid("a 2026-07-28 request needs params._meta with \"" + std::string(detail::meta_protocol_version) +
+                   "\" and \"" + detail::meta_client_capabilities + "\"");
+  auto version = meta->find(detail::meta_protocol_version);
+  if (version == meta->end() || !version->is_string())
+    return invalid("params._meta needs \"" + std::string(detail::meta_protocol_version) + "\", a string");
+  auto caps = meta->find(detail::meta_client_capabilities);
+  if (caps == meta->end() || !caps->is_object())
+    return invalid("params._meta needs \"" + std::string(detail::meta_client_capabilities) +
+                   "\", an object ({} when the client has none)");
+  if (auto ci = meta->find(detail::meta_client_info); ci != meta->end() && !ci->is_object())
+    return invalid("params._meta \"" + std::string(detail::meta_client_info) + "\" must be an object");
+  if (auto level = meta->find(detail::meta_log_level);
+      level != meta->end() && !(level->is_string() && parse_log_level(level->get<std::string>())))
+    return invalid("params._meta \"" + std::string(detail::meta_log_level) +
+                   "\" must be one of debug, info, notice, warning, error, critical, alert, emergency");
+
+  const std::string& requested = version->get_ref<const std::string&>();
+  if (!is_modern_protocol_version(requested)) {
+    json supported = json::array();
+    for (auto v : modern_protocol_versions) supported.push_back(v);
+    return protocol_error(error_code::unsupported_protocol_version,
+                          "Unsupported protocol version: " + requested + " (this server speaks " +
+                              std::string(modern_protocol_versions[0]) + " without a session)",
+                          json{{"supported", std::move(supported)}, {"requested", requested}});
+  }
+
+  auto not_found = [&](const std::string& why) {
+    return protocol_error(error_code::method_not_found, "Method not found: '" + std::string(method) + "'" + why);
+  };
+  if (detail::removed_in_stateless(method)) return not_found(" is not part of 2026-07-28");
+  if (method == "server/discover" || method == "subscriptions/listen") return std::nullopt;
+  std::shared_lock lock(registry_mutex_);
+  if (methods_.find(method) == methods_.end()) return not_found("");
+  // What discover does not declare is not served (the capabilities must match the handlers).
+  const bool offered = detail::starts_with(method, "tools/")       ? has_tools_
+                       : detail::starts_with(method, "prompts/")   ? has_prompts_
+                       : detail::starts_with(method, "resources/") ? has_resources_
+                       : method == "completion/complete"           ? (has_prompts_ || !templates_.empty())
+                                                                   : true;
+  if (!offered) return not_found(": the server offers no " + std::string(method.substr(0, method.find('/'))));
+  return std::nullopt;
+}
+
+inline json server::discover() const {
+  json supported = json::array();
+  for (auto v : modern_protocol_versions) supported.push_back(v);
+  json result{{"supportedVersions", std::move(supported)}, {"capabilities", capabilities()}};
+  if (!options_.instructions.empty()) result["instructions"] = options_.instructions;
+  return result;
+}
+
+inline void server::run_stateless_request(const std::shared_ptr<session>& s, json id, std::string name, json params,
+                                          const std::shared_ptr<outbound>& replies) {
+  if (auto refusal = check_stateless_request(name, params)) return replies->send(jsonrpc::error(id, *refusal));
+  // server/discover is how a client probes; it does not commit a stdio connection to this era.
+  if (name != "server/discover") s->pin(session::era::modern);
+
+  const json& meta = params["_meta"];
+  auto client = std::make_shared<client_state>();
+  client->protocol_version = meta[detail::meta_protocol_version].get<std::string>();
+  client->capabilities = meta[detail::meta_client_capabilities];
+  client->info = meta.value(detail::meta_client_info, json::object());
+  client->stateless = true;
+  client->logging = meta.contains(detail::meta_log_level);
+  if (client->logging) client->min_log_level = *parse_log_level(meta[detail::meta_log_level].get<std::string>());
+
+  auto state = s->begin_request(id, detail::progress_token_of(params));
+  if (!state)
+    return replies->send(jsonrpc::error(id, error_code::invalid_request,
+                                        "Invalid request: id " + id.dump() + " is already in use by a request in flight"));
+
+  // After begin_request: a retry refused for its id must not use up its single-use state.
+  auto round = std::make_shared<detail::input_round>();
+  if (detail::may_ask_client(name)) {
+    try {
+      if (auto r = params.find("inputResponses"); r != params.end() && r->is_object()) round->responses = *r;
+      if (auto st = params.find("requestState"); st != params.end()) {
+        if (!st->is_string())
+          throw protocol_error(error_code::invalid_params, "Invalid params: \"requestState\" must be a string");
+        json sealed = sealer_->open(st->get_ref<const std::string&>(), name, params);
+        if (sealed.is_object() && sealed.contains("answers") && sealed["answers"].is_object())
+          round->carried = sealed["answers"];
+      }
+    } catch (const protocol_error& e) {
+      s->end_request(id);
+      return replies->send(jsonrpc::error(id, e));
+    }
+  }
+  if (name == "subscriptions/listen") return listen(s, state, params, replies);
+
+  method_handler handler;
+  if (name == "server/discover") {
+    handler = {[this](context&, const json&) { return discover(); }, false};
+  } else {
+    std::shared_lock lock(registry_mutex_);
+    handler = methods_.at(name);  // check_stateless_request saw it
+  }
+  dispatch(s, std::move(state), std::move(name), std::move(params), std::move(handler), std::move(client),
+           std::move(round), replies);
+}
+
+inline json server::finish_stateless(const std::string& method, const json& params, json result) const {
+  if (!result.contains("resultType")) result["resultType"] = "complete";
+  result["_meta"][detail::meta_server_info] = server_info_json();
+  // The schema (and the official client) require the hints on every complete result of these
+  // methods. A multi-round retry's result depends on the answers given: immediately stale, and
+  // never shared.
+  if (detail::cacheable(method) && result["resultType"] == "complete") {
+    const bool retry = detail::may_ask_client(method) && (params.contains("inputResponses") || params.contains("requestState"));
+    static const cache_hint not_for_reuse{0, "private"};
+    const cache_hint& hint = retry ? not_for_reuse : cache_for(method);
+    result["ttlMs"] = hint.ttl_ms;
+    result["cacheScope"] = hint.scope;
+  }
+  return result;
+}
+
+inline json server::input_required_result(const std::string& method, const json& params, detail::input_required asked,
+                                          const detail::input_round& round) const {
+  json requests = json::object();
+  for (auto& r : asked.requests) requests[r.key] = json{{"method", std::move(r.method)}, {"params", std::move(r.params)}};
+  json result{{"resultType", "input_required"},
+              {"inputRequests", std::move(requests)},
+              {"requestState", sealer_->seal(json{{"answers", round.used}}, method, params, options_.request_state_ttl)}};
+  result["_meta"][detail::meta_server_info] = server_info_json();
+  return result;
+}
+
+// subscriptions/listen: the acknowledgement first, then the notifications asked for, each tagged
+// with the listen request's id, until the client goes away (HTTP: closes the stream; stdio:
+// notifications/cancelled). The request gets no result meanwhile.
+inline void server::listen(const std::shared_ptr<session>& s, const std::shared_ptr<request_state>& state,
+                           const json& params, const std::shared_ptr<outbound>& replies) {
+  auto wanted = params.find("notifications");
+  if (wanted == params.end() || !wanted->is_object()) {
+    s->end_request(state->id);
+    return replies->send(jsonrpc::error(state->id, error_code::invalid_params,
+                                        "Invalid params: \"notifications\" must be an object naming what to listen for"));
+  }
+  json honored = json::object();
+  {
+    std::shared_lock lock(registry_mutex_);
+    auto flag = [&](const char* key, bool offered) {
+      if (offered && wanted->value(key, false) == true) honored[key] = true;
+    };
+    flag("toolsListChanged", has_tools_);
+    flag("promptsListChanged", has_prompts_);
+    flag("resourcesListChanged", has_resources_);
+    if (auto uris = wanted->find("resourceSubscriptions"); has_resources_ && uris != wanted->end() && uris->is_array()) {
+      json kept = json::array();
+      for (const auto& u : *uris)
+        if (u.is_string()) kept.push_back(u);
+      honored["resourceSubscriptions"] = std::move(kept);
+    }
+  }
+  std::lock_guard lock(listeners_mutex_);
+  // Under the lock, so no notification for this listener can overtake its acknowledgement.
+  prune_listeners();
+  replies->send(jsonrpc::notification(
+      "notifications/subscriptions/acknowledged",
+      json{{"_meta", {{detail::meta_subscription_id, state->id}}}, {"notifications", honored}}));
+  listeners_.push_back(listener{state->id, std::move(honored), s, state, replies});
+}
+
+// Listeners whose client left (stream closed, cancelled, session ended) go; their request ends.
+inline void server::prune_listeners() {
+  auto gone = [](const listener& l) {
+    auto owner = l.owner.lock();
+    return !owner || owner->closed() || l.state->cancelled.load();
+  };
+  for (auto& l : listeners_)
+    if (gone(l))
+      if (auto owner = l.owner.lock()) owner->end_request(l.id);
+  listeners_.erase(std::remove_if(listeners_.begin(), listeners_.end(), gone), listeners_.end());
+}
+
+inline std::size_t server::listeners_open() {
+  std::lock_guard lock(listeners_mutex_);
+  prune_listeners();
+  return listeners_.size();
+}
+
+inline void server::end_listeners(const session* owner) {
+  std::lock_guard lock(listeners_mutex_);
+  prune_listeners();
+  auto ending = [owner](const listener& l) { return !owner || l.owner.lock().get() == owner; };
+  for (const auto& l : listeners_) {
+    if (!ending(l)) continue;
+    json result{{"resultType", "complete"}, {"_meta", {{detail::meta_subscription_id, l.id}, {detail::meta_server_info, server_info_json()}}}};
+    l.state->finished = true;
+    if (auto o = l.owner.lock()) o->end_request(l.id);
+    l.out->send_result(l.id, std::move(result));
+  }
+  listeners_.erase(std::remove_if(listeners_.begin(), listeners_.end(), ending), listeners_.end());
+}
+
+inline void server::notify_listeners(const std::string& method, const json& params) {
+  const char* flag = method == "notifications/tools/list_changed"       ? "toolsListChanged"
+                     : method == "notifications/prompts/list_changed"   ? "promptsListChanged"
+                     : method == "notifications/resources/list_changed" ? "resourcesListChanged"
+                                                                        : nullptr;
+  const bool updated = method == "notifications/resources/updated";
+  if (!flag && !updated) return;
+  const std::string uri = updated && params.is_object() ? params.value("uri", std::string()) : std::string();
+  std::lock_guard lock(listeners_mutex_);
+  prune_listeners();
+  for (const auto& l : listeners_) {
+    bool wanted = false;
+    if (flag) {
+      wanted = l.honored.value(flag, false);
+    } else if (auto subs = l.honored.find("resourceSubscriptions"); subs != l.honored.end()) {
+      for (const auto& u : *subs)
+        if (detail::covers(u.get_ref<const std::string&>(), uri)) wanted = true;
+    }
+    if (!wanted) continue;
+    json tagged = params.is_object() ? params : json::object();
+    tagged["_meta"][detail::meta_subscription_id] = l.id;
+    l.out->send(jsonrpc::notification(method, std::move(tagged)));
+  }
+}
+
+}  // namespace v0
+}  // namespace mcp

@@ -1,0 +1,196 @@
+// The state a 2025-era connection carries between messages: the negotiated protocol version, what
+// the client declared, its log level, the requests in flight each way. The core reads client state
+// through client_state so that a stateless request (no session) can supply the same facts.
+#pragma once
+
+#include <mcp/json/detail/writer.hpp>
+#include <mcp/json/json.hpp>
+#include <mcp/core/jsonrpc.hpp>
+#include <mcp/core/log_level.hpp>
+#include <mcp/transport/transport.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+
+namespace mcp {
+inline namespace v0 {
+
+// What the server knows of the client behind a request. A 2025-era session fills it once, at
+// initialize; a 2026-07-28 request carries it in its own params._meta.
+struct client_state {
+  std::string protocol_version;       // negotiated; empty before initialize
+  json capabilities = json::object(); // ClientCapabilities as sent
+  json info = json::object();         // clientInfo as sent
+  log_level min_log_level = log_level::info;
+  bool stateless = false;             // a 2026-07-28-era request: nothing outlives it
+  bool logging = true;                // 2026-07-28: false unless the request's _meta named a log level
+  bool sessionless = false;           // 2025-era over HTTP without sessions: capabilities unknown, nothing can be asked
+};
+
+// One request from the client while it runs: its cancellation flag and its progress bookkeeping.
+struct request_state {
+  json id;
+  std::optional<json> progress_token;
+  std::atomic<bool> cancelled{false};
+  std::atomic<bool> finished{false};  // the reply went out (or was dropped): nothing more may follow it
+  std::mutex progress_mutex;
+  std::optional<double> last_progress;
+};
+
+class session : public std::enable_shared_from_this<session> {
+ public:
+  enum class phase { awaiting_initialize, initialized, closed };
+
+  explicit session(std::shared_ptr<outbound> out, executor run = inline_executor())
+      : out_(std::move(out)), run_(std::move(run)) {}
+
+  // The channel for messages unrelated to any one request (list_changed, resource updates).
+  outbound& out() const { return *out_; }
+  const std::shared_ptr<outbound>& out_ptr() const { return out_; }
+  const executor& run() const { return run_; }
+
+  phase current_phase() const {
+    std::lock_guard lock(mutex_);
+    return phase_;
+  }
+  client_state client() const { return *client_ptr(); }
+  // Shared and immutable: every request of the session reads it without copying.
+  std::shared_ptr<const client_state> client_ptr() const {
+    std::lock_guard lock(mutex_);
+    return client_;
+  }
+  void set_initialized(client_state state) {
+    auto fixed = std::make_shared<const client_state>(std::move(state));
+    std::lock_guard lock(mutex_);
+    min_log_level_ = fixed->min_log_level;
+    client_ = std::move(fixed);
+    phase_ = phase::initialized;
+  }
+  // logging/setLevel: the one part of the client's state that changes during a session.
+  void set_min_log_level(log_level level) { min_log_level_ = level; }
+  log_level min_log_level() const { return min_log_level_.load(); }
+  bool client_ready() const { return client_ready_.load(); }  // notifications/initialized arrived
+  void set_client_ready() { client_ready_.store(true); }
+
+  // A long-lived connection (stdio) keeps the era its client chose first: a 2026-07-28 request
+  // pins it modern (a later initialize is refused, a request without the _meta claim is refused),
+  // an initialize pins it legacy (a later claim is ignored and served as 2025-11-25). The first
+  // pin wins. Transports that give each 2026-07-28 request a session of its own (HTTP) never mix.
+  enum class era { open, legacy, modern };
+  void pin(era e) {
+    era expected = era::open;
+    era_.compare_exchange_strong(expected, e);
+  }
+  era pinned() const { return era_.load(); }
+  bool pinned_stateless() const { return pinned() == era::modern; }
+
+  // Requests from the client. Returns null when the id is already in flight (ids must not be reused).
+  std::shared_ptr<request_state> begin_request(const json& id, std::optional<json> progress_token) {
+    auto state = std::make_shared<request_state>();
+    state->id = id;
+    state->progress_token = std::move(progress_token);
+    std::lock_guard lock(mutex_);
+    if (!in_flight_.emplace(key(id), state).second) return nullptr;
+    return state;
+  }
+  void end_request(const json& id) {
+    std::lock_guard lock(mutex_);
+    in_flight_.erase(key(id));
+  }
+  // notifications/cancelled: unknown or finished ids are ignored, as the spec allows.
+  void cancel_request(const json& id) {
+    std::lock_guard lock(mutex_);
+    auto it = in_flight_.find(key(id));
+    if (it != in_flight_.end()) it->second->cancelled = true;
+  }
+  std::size_t requests_in_flight() const {
+    std::lock_guard lock(mutex_);
+    return in_flight_.size();
+  }
+
+  // Requests to the client: an id of our own, and the response when it comes.
+  struct pending_response {
+    std::mutex mutex;
+    std::condition_variable arrived;
+    std::optional<json> message;
+  };
+  std::pair<json, std::shared_ptr<pending_response>> expect_response() {
+    auto pending = std::make_shared<pending_response>();
+    std::lock_guard lock(mutex_);
+    json id = "s" + std::to_string(++next_request_id_);
+    pending_[key(id)] = pending;
+    return {id, pending};
+  }
+  void forget_response(const json& id) {
+    std::lock_guard lock(mutex_);
+    pending_.erase(key(id));
+  }
+  // A response from the client. Returns false when it answers nothing we asked.
+  bool deliver_response(const json& message) {
+    std::shared_ptr<pending_response> pending;
+    {
+      std::lock_guard lock(mutex_);
+      auto it = pending_.find(key(message.at("id")));
+      if (it == pending_.end()) return false;
+      pending = it->second;
+      pending_.erase(it);
+    }
+    std::lock_guard lock(pending->mutex);
+    pending->message = message;
+    pending->arrived.notify_all();
+    return true;
+  }
+
+  // resources/subscribe and unsubscribe.
+  void subscribe(const std::string& uri) {
+    std::lock_guard lock(mutex_);
+    subscriptions_.insert(uri);
+  }
+  void unsubscribe(const std::string& uri) {
+    std::lock_guard lock(mutex_);
+    subscriptions_.erase(uri);
+  }
+  bool subscribed(const std::string& uri) const {
+    std::lock_guard lock(mutex_);
+    return subscriptions_.count(uri) > 0;
+  }
+
+  // Ends the session: in-flight work sees a cancellation and nothing more is sent to the client.
+  void close() {
+    std::lock_guard lock(mutex_);
+    phase_ = phase::closed;
+    for (auto& [k, state] : in_flight_) state->cancelled = true;
+  }
+  bool closed() const { return current_phase() == phase::closed; }
+
+ private:
+  // Ids keep their JSON type: 1 and "1" are different requests.
+  static std::string key(const json& id) {
+    if (id.is_string()) return '"' + id.get_ref<const std::string&>();
+    return detail::to_json_text(id);
+  }
+
+  std::shared_ptr<outbound> out_;
+  executor run_;
+  mutable std::mutex mutex_;
+  phase phase_ = phase::awaiting_initialize;
+  std::shared_ptr<const client_state> client_ = std::make_shared<const client_state>();
+  std::atomic<log_level> min_log_level_{log_level::info};
+  std::atomic<bool> client_ready_{false};
+  std::atomic<era> era_{era::open};
+  std::map<std::string, std::shared_ptr<request_state>> in_flight_;
+  std::map<std::string, std::shared_ptr<pending_response>> pending_;
+  std::set<std::string> subscriptions_;
+  std::uint64_t next_request_id_ = 0;
+};
+
+}  // namespace v0
+}  // namespace mcp

@@ -1,0 +1,358 @@
+// Reads one JSON text into an mcp::json, for messages from clients. It accepts exactly the texts
+// nlohmann::json::parse accepts (RFC 8259, UTF-8 checked per RFC 3629, a leading byte-order mark
+// skipped) and builds the same values (non-negative integers as number_unsigned, negative ones as
+// number_integer, the rest as number_float; a repeated key keeps its last value), several times
+// faster: it reads straight from the text, where nlohmann's lexer copies each character into a
+// token buffer first. It also stops at a nesting depth, before any deep recursion happens.
+// tests/fuzz/fuzz_json_reader.cpp checks it against nlohmann on arbitrary bytes.
+//
+// It is the SDK's only reader of text it did not write itself: messages, JSON held in string
+// arguments (coercion), requestState, header values. One difference from nlohmann::json::parse is
+// deliberate: nlohmann's lexer takes a NUL byte for the end of the input (a habit from C strings),
+// so "[1]\0anything" reads as [1] with the rest dropped; here a NUL outside a string is invalid.
+// nested_deeper_than() applies the same depth limit to a value built some other way, before a
+// walk recurses into it.
+#pragma once
+
+#include <mcp/json/detail/utf8.hpp>
+#include <mcp/json/json.hpp>
+
+#include <charconv>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+namespace mcp {
+inline namespace v0 {
+namespace detail {
+
+enum class read_result { ok, invalid, too_deep };
+
+// server_options::max_json_depth's default, and the limit of the helpers used without a server.
+constexpr std::size_t default_max_json_depth = 128;
+
+// Whether `value` has more than `levels` levels of arrays and objects (a scalar has none, [] one).
+// Recurses at most `levels` deep, so it is safe on a value of any depth.
+inline bool nested_deeper_than(const json& value, std::size_t levels) {
+  if (!value.is_structured()) return false;
+  if (levels == 0) return true;
+  for (const auto& child : value)
+    if (nested_deeper_than(child, levels - 1)) return true;
+  return false;
+}
+
+class json_reader {
+ public:
+  json_reader(std::string_view text, std::size_t max_depth)
+      : p_(text.data()), end_(text.data() + text.size()), max_depth_(max_depth) {}
+
+  // The whole text as one value. `open`: the levels already open around it (a string argument
+  // holding JSON sits inside the message), so that the total stays within max_depth.
+  read_result read(json& out, std::size_t open = 0) {
+    if (end_ - p_ >= 3 && std::memcmp(p_, "\xEF\xBB\xBF", 3) == 0) p_ += 3;
+    skip_space();
+    if (!value(out, open)) return too_deep_ ? read_result::too_deep : read_result::invalid;
+    skip_space();
+    return p_ == end_ ? read_result::ok : read_result::invalid;
+  }
+
+  // Piece by piece, for readers of a message of known shape (tool_call.hpp). Each skips the
+  // white space before what it reads; `depth` counts the levels already open around a value.
+  bool consume(char c) {
+    skip_space();
+    if (p_ == end_ || *p_ != c) return false;
+    ++p_;
+    return true;
+  }
+  bool read_string(std::string& out) {
+    skip_space();
+    return p_ < end_ && *p_ == '"' && string(out);
+  }
+  // A string of printable ASCII without escapes, as a view of the text: false for any other string.
+  bool read_plain_string(std::string_view& out) {
+    skip_space();
+    if (p_ == end_ || *p_ != '"') return false;
+    const char* start = ++p_;
+    for (; p_ < end_; ++p_) {
+      const auto c = static_cast<unsigned char>(*p_);
+      if (c == '"') {
+        out = std::string_view(start, static_cast<std::size_t>(p_ - start));
+        ++p_;
+        return true;
+      }
+      if (c < 0x20 || c == '\\' || c >= 0x80) return false;
+    }
+    return false;
+  }
+  bool read_value(json& out, std::size_t depth) {
+    skip_space();
+    return value(out, depth);
+  }
+  bool at_end() {
+    skip_space();
+    return p_ == end_;
+  }
+
+ private:
+  static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+  void skip_space() {
+    while (p_ < end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+  }
+
+  bool value(json& out, std::size_t depth) {
+    if (p_ == end_) return false;
+    switch (*p_) {
+      case '{': return object(out, depth + 1);
+      case '[': return array(out, depth + 1);
+      case '"': {
+        std::string s;
+        if (!string(s)) return false;
+        out = std::move(s);
+        return true;
+      }
+      case 't': return literal("true", json(true), out);
+      case 'f': return literal("false", json(false), out);
+      case 'n': return literal("null", json(nullptr), out);
+      default: return number(out);
+    }
+  }
+
+  bool literal(std::string_view word, json value, json& out) {
+    if (static_cast<std::size_t>(end_ - p_) < word.size() || std::memcmp(p_, word.data(), word.size()) != 0) return false;
+    p_ += word.size();
+    out = std::move(value);
+    return true;
+  }
+
+  bool object(json& out, std::size_t depth) {
+    if (depth > max_depth_) {
+      too_deep_ = true;
+      return false;
+    }
+    ++p_;
+    out = json::object();
+    auto& members = out.get_ref<json::object_t&>();
+    skip_space();
+    if (p_ < end_ && *p_ == '}') {
+      ++p_;
+      return true;
+    }
+    for (;;) {
+      if (p_ == end_ || *p_ != '"') return false;
+      std::string key;
+      if (!string(key)) return false;
+      skip_space();
+      if (p_ == end_ || *p_ != ':') return false;
+      ++p_;
+      skip_space();
+      json& slot = members[std::move(key)];  // a repeated key: the later value replaces the earlier
+      if (!value(slot, depth)) return false;
+      skip_space();
+      if (p_ == end_) return false;
+      if (*p_ == '}') {
+        ++p_;
+        return true;
+      }
+      if (*p_ != ',') return false;
+      ++p_;
+      skip_space();
+    }
+  }
+
+  bool array(json& out, std::size_t depth) {
+    if (depth > max_depth_) {
+      too_deep_ = true;
+      return false;
+    }
+    ++p_;
+    out = json::array();
+    auto& items = out.get_ref<json::array_t&>();
+    skip_space();
+    if (p_ < end_ && *p_ == ']') {
+      ++p_;
+      return true;
+    }
+    for (;;) {
+      items.emplace_back();
+      if (!value(items.back(), depth)) return false;
+      skip_space();
+      if (p_ == end_) return false;
+      if (*p_ == ']') {
+        ++p_;
+        return true;
+      }
+      if (*p_ != ',') return false;
+      ++p_;
+      skip_space();
+    }
+  }
+
+  bool number(json& out) {
+    const char* start = p_;
+    const bool negative = *p_ == '-';
+    if (negative) ++p_;
+    if (p_ == end_ || !is_digit(*p_)) return false;
+    if (*p_ == '0')
+      ++p_;
+    else
+      while (p_ < end_ && is_digit(*p_)) ++p_;
+    bool integer = true;
+    if (p_ < end_ && *p_ == '.') {
+      ++p_;
+      if (p_ == end_ || !is_digit(*p_)) return false;
+      while (p_ < end_ && is_digit(*p_)) ++p_;
+      integer = false;
+    }
+    if (p_ < end_ && (*p_ == 'e' || *p_ == 'E')) {
+      ++p_;
+      if (p_ < end_ && (*p_ == '+' || *p_ == '-')) ++p_;
+      if (p_ == end_ || !is_digit(*p_)) return false;
+      while (p_ < end_ && is_digit(*p_)) ++p_;
+      integer = false;
+    }
+    if (integer) {
+      std::uint64_t magnitude = 0;
+      bool fits = true;
+      for (const char* d = start + (negative ? 1 : 0); d < p_ && fits; ++d) {
+        const auto digit = static_cast<std::uint64_t>(*d - '0');
+        if (magnitude > (std::numeric_limits<std::uint64_t>::max() - digit) / 10)
+          fits = false;
+        else
+          magnitude = magnitude * 10 + digit;
+      }
+      constexpr std::uint64_t int64_min_magnitude = std::uint64_t{1} << 63;
+      if (fits && !negative) {
+        out = magnitude;
+        return true;
+      }
+      if (fits && magnitude <= int64_min_magnitude) {
+        out = magnitude == int64_min_magnitude ? std::numeric_limits<std::int64_t>::min()
+                                               : -static_cast<std::int64_t>(magnitude);
+        return true;
+      }
+      // Beyond 64 bits: a double, as nlohmann does.
+    }
+    double d = 0;
+    const auto [end, ec] = std::from_chars(start, p_, d);
+    if (ec == std::errc() && end == p_) {
+      out = d;
+      return true;
+    }
+    // Out of range: nlohmann refuses an overflow but keeps an underflow as strtod rounds it.
+    // Rare enough to let nlohmann decide (on this one number token: nothing nests in it).
+    json decided = json::parse(start, p_, nullptr, false);
+    if (decided.is_discarded()) return false;
+    out = std::move(decided);
+    return true;
+  }
+
+  bool string(std::string& out) {
+    ++p_;  // the opening quote
+    for (;;) {
+      const char* run = p_;
+      while (p_ < end_) {
+        const auto c = static_cast<unsigned char>(*p_);
+        if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) break;
+        ++p_;
+      }
+      out.append(run, static_cast<std::size_t>(p_ - run));
+      if (p_ == end_) return false;
+      const auto c = static_cast<unsigned char>(*p_);
+      if (c == '"') {
+        ++p_;
+        return true;
+      }
+      if (c < 0x20) return false;  // control characters must be escaped
+      if (c == '\\') {
+        if (!escape(out)) return false;
+        continue;
+      }
+      const std::size_t n = utf8_sequence_length(p_, static_cast<std::size_t>(end_ - p_));
+      if (n == 0) return false;
+      out.append(p_, n);
+      p_ += n;
+    }
+  }
+
+  bool escape(std::string& out) {
+    ++p_;  // the backslash
+    if (p_ == end_) return false;
+    const char c = *p_++;
+    switch (c) {
+      case '"': out += '"'; return true;
+      case '\\': out += '\\'; return true;
+      case '/': out += '/'; return true;
+      case 'b': out += '\b'; return true;
+      case 'f': out += '\f'; return true;
+      case 'n': out += '\n'; return true;
+      case 'r': out += '\r'; return true;
+      case 't': out += '\t'; return true;
+      case 'u': break;
+      default: return false;
+    }
+    std::uint32_t code = 0;
+    if (!hex4(code)) return false;
+    if (code >= 0xDC00 && code <= 0xDFFF) return false;  // a low surrogate alone
+    if (code >= 0xD800 && code <= 0xDBFF) {               // must pair with a low surrogate
+      std::uint32_t low = 0;
+      if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u') return false;
+      p_ += 2;
+      if (!hex4(low) || low < 0xDC00 || low > 0xDFFF) return false;
+      code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+    }
+    append_utf8(out, code);
+    return true;
+  }
+
+  bool hex4(std::uint32_t& code) {
+    if (end_ - p_ < 4) return false;
+    for (int i = 0; i < 4; ++i) {
+      const char h = *p_++;
+      std::uint32_t v;
+      if (h >= '0' && h <= '9') v = static_cast<std::uint32_t>(h - '0');
+      else if (h >= 'a' && h <= 'f') v = static_cast<std::uint32_t>(h - 'a' + 10);
+      else if (h >= 'A' && h <= 'F') v = static_cast<std::uint32_t>(h - 'A' + 10);
+      else return false;
+      code = code * 16 + v;
+    }
+    return true;
+  }
+
+  static void append_utf8(std::string& out, std::uint32_t code) {
+    if (code < 0x80) {
+      out += static_cast<char>(code);
+    } else if (code < 0x800) {
+      out += static_cast<char>(0xC0 | (code >> 6));
+      out += static_cast<char>(0x80 | (code & 0x3F));
+    } else if (code < 0x10000) {
+      out += static_cast<char>(0xE0 | (code >> 12));
+      out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (code & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (code >> 18));
+      out += static_cast<char>(0x80 | ((code >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (code & 0x3F));
+    }
+  }
+
+  const char* p_;
+  const char* end_;
+  std::size_t max_depth_;
+  bool too_deep_ = false;
+};
+
+// One JSON text into `out`; `out` is unspecified unless the result is ok. `open` levels already
+// enclose it (see json_reader::read).
+inline read_result read_json(std::string_view text, json& out, std::size_t max_depth, std::size_t open = 0) {
+  return json_reader(text, max_depth).read(out, open);
+}
+
+}  // namespace detail
+}  // namespace v0
+}  // namespace mcp

@@ -1,0 +1,230 @@
+// Writes an mcp::json as compact JSON text, for every message the server sends. The bytes are
+// exactly those of json::dump(-1, ' ', false, json::error_handler_t::replace), written faster:
+// runs of plain characters are appended whole, where nlohmann's serializer steps through a UTF-8
+// decoder byte by byte. A string holding invalid UTF-8 (rare: our own strings are valid) is
+// handed to nlohmann, so its replacement characters come out the same. The unit tests and
+// tests/fuzz/fuzz_json_reader.cpp compare the two.
+#pragma once
+
+#include <mcp/json/detail/utf8.hpp>
+#include <mcp/json/json.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace mcp {
+inline namespace v0 {
+namespace detail {
+
+template <class Int>
+void write_json_integer(Int i, std::string& out) {
+  char buffer[24];
+  const auto end = std::to_chars(buffer, buffer + sizeof buffer, i).ptr;
+  out.append(buffer, static_cast<std::size_t>(end - buffer));
+}
+
+inline void write_json_double(double x, std::string& out) {
+  if (!std::isfinite(x)) {
+    out += "null";
+    return;
+  }
+  // Whole numbers of up to 15 digits come out as the integer and ".0", as nlohmann writes them,
+  // without its digit generation (tool results are often such numbers). -0.0 takes the long way.
+  if (x != 0 && std::fabs(x) < 1e15 && std::trunc(x) == x) {
+    write_json_integer(static_cast<std::int64_t>(x), out);
+    out += ".0";
+    return;
+  }
+  char buffer[64];
+  // nlohmann's own shortest round-trip form (Grisu2, "1.0" for whole numbers, "1e+20").
+  const char* end = nlohmann::detail::to_chars(buffer, buffer + sizeof buffer, x);
+  out.append(buffer, static_cast<std::size_t>(end - buffer));
+}
+
+// A string as a JSON string literal.
+inline void write_json_string(std::string_view s, std::string& out) {
+  const std::size_t start = out.size();
+  out += '"';
+  const char* p = s.data();
+  const char* const end = p + s.size();
+  while (p < end) {
+    const char* run = p;
+    while (p < end) {
+      const auto c = static_cast<unsigned char>(*p);
+      if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80) break;
+      ++p;
+    }
+    out.append(run, static_cast<std::size_t>(p - run));
+    if (p == end) break;
+    const auto c = static_cast<unsigned char>(*p);
+    if (c >= 0x80) {
+      const std::size_t n = utf8_sequence_length(p, static_cast<std::size_t>(end - p));
+      if (n == 0) {  // invalid UTF-8 (rare: our own strings are valid): nlohmann decides what replaces it
+        out.resize(start);
+        out += json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
+        return;
+      }
+      out.append(p, n);
+      p += n;
+      continue;
+    }
+    ++p;
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default: {
+        static constexpr char hex[] = "0123456789abcdef";
+        const char escaped[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xF]};
+        out.append(escaped, sizeof escaped);
+      }
+    }
+  }
+  out += '"';
+}
+
+class json_writer {
+ public:
+  explicit json_writer(std::string& out) : out_(out) {}
+  // A prefix mode, for messages that show a value: stops once `out` holds more than `stop_after`
+  // bytes, so the first stop_after + 1 bytes are those of the whole text. Every level writes a
+  // bracket before going in, so it never recurses deeper than stop_after levels, whatever the value.
+  json_writer(std::string& out, std::size_t stop_after) : out_(out), stop_after_(stop_after) {}
+
+  void value(const json& v) {
+    if (out_.size() > stop_after_) return;
+    switch (v.type()) {
+      case json::value_t::null: out_ += "null"; return;
+      case json::value_t::boolean: out_ += v.get<bool>() ? "true" : "false"; return;
+      case json::value_t::number_integer: write_json_integer(v.get<std::int64_t>(), out_); return;
+      case json::value_t::number_unsigned: write_json_integer(v.get<std::uint64_t>(), out_); return;
+      case json::value_t::number_float: write_json_double(v.get<double>(), out_); return;
+      case json::value_t::string: string(v.get_ref<const std::string&>()); return;
+      case json::value_t::array: {
+        out_ += '[';
+        bool first = true;
+        for (const auto& item : v.get_ref<const json::array_t&>()) {
+          if (out_.size() > stop_after_) return;
+          if (!first) out_ += ',';
+          first = false;
+          value(item);
+        }
+        out_ += ']';
+        return;
+      }
+      case json::value_t::object: {
+        out_ += '{';
+        bool first = true;
+        for (const auto& [key, item] : v.get_ref<const json::object_t&>()) {
+          if (out_.size() > stop_after_) return;
+          if (!first) out_ += ',';
+          first = false;
+          string(key);
+          out_ += ':';
+          value(item);
+        }
+        out_ += '}';
+        return;
+      }
+      default:  // binary and discarded values never travel in MCP messages; nlohmann knows their form
+        out_ += v.dump(-1, ' ', false, json::error_handler_t::replace);
+        return;
+    }
+  }
+
+ private:
+  static constexpr std::size_t unlimited = static_cast<std::size_t>(-1);
+
+  // In the prefix mode only as much of a long string as can show, cut after a whole character.
+  void string(std::string_view s) {
+    if (stop_after_ != unlimited) {
+      std::size_t cut = stop_after_ - out_.size() + 1;  // value() checked out_.size() <= stop_after_
+      if (cut < s.size()) {
+        while (cut < s.size() && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) ++cut;
+        s = s.substr(0, cut);
+      }
+    }
+    write_json_string(s, out_);
+  }
+
+  std::string& out_;
+  std::size_t stop_after_ = unlimited;
+};
+
+// Appends the compact JSON text of `v` to `out`.
+inline void write_json(const json& v, std::string& out) { json_writer(out).value(v); }
+
+// Appends what write_json(jsonrpc::response(id, result), out) would, without building that message
+// (keys in the order a json object keeps them: sorted).
+inline void write_response(const json& id, const json& result, std::string& out) {
+  out += "{\"id\":";
+  write_json(id, out);
+  out += ",\"jsonrpc\":\"2.0\",\"result\":";
+  write_json(result, out);
+  out += '}';
+}
+
+// The same around a result already written as JSON text.
+inline void write_response_text(const json& id, std::string_view result, std::string& out) {
+  out += "{\"id\":";
+  write_json(id, out);
+  out += ",\"jsonrpc\":\"2.0\",\"result\":";
+  out += result;
+  out += '}';
+}
+
+// A string that hands its capacity on to the next one on this thread: text written for every
+// request costs no allocation once the buffer has grown. Nesting is safe: an inner one starts
+// without the capacity and the outer one keeps its own.
+class reused_string {
+ public:
+  reused_string() { value.swap(spare()); }
+  ~reused_string() {
+    if (value.capacity() > (std::size_t{1} << 20)) return;  // a huge one is let go
+    value.clear();
+    spare().swap(value);
+  }
+  reused_string(const reused_string&) = delete;
+  reused_string& operator=(const reused_string&) = delete;
+
+  std::string value;
+
+ private:
+  static std::string& spare() {
+    thread_local std::string kept;
+    return kept;
+  }
+};
+
+// The compact JSON text of `v`, as json::dump(-1, ' ', false, error_handler_t::replace) gives it.
+inline std::string to_json_text(const json& v) {
+  std::string out;
+  write_json(v, out);
+  return out;
+}
+
+// A value as a message shows it: compact JSON, cut to about `limit` bytes on a character boundary
+// with "..." after the cut. Never throws, even on bad UTF-8, and costs about `limit` bytes of
+// writing and levels of recursion however large or deep the value (a received one may be both).
+inline std::string render(const json& value, std::size_t limit = 60) {
+  std::string text;
+  json_writer(text, limit).value(value);
+  if (text.size() <= limit) return text;
+  std::size_t cut = limit;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  text.resize(cut);
+  text += value.is_string() ? "...\"" : "...";
+  return text;
+}
+
+}  // namespace detail
+}  // namespace v0
+}  // namespace mcp

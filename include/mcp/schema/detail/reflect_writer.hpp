@@ -1,0 +1,138 @@
+// Writes a reflected value as JSON text without building a tree: the bytes are exactly those of
+// write_json(encode(value)), so a typed tool's structuredContent can go straight to the wire.
+// Object members come out as a json object keeps them, sorted by key; absent optionals are left
+// out, as encode leaves them out. tests/unit/test_reflect.cpp compares the two on random values.
+#pragma once
+
+#include <mcp/json/detail/writer.hpp>
+#include <mcp/schema/reflect.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace mcp {
+inline namespace v0 {
+namespace detail {
+
+template <class T>
+void write_encoded(const T& value, std::string& out);
+
+// Writes `"name":value` of field I (after a comma unless it is the first), or nothing for an
+// absent optional.
+template <class T, std::size_t I>
+void write_field(const T& value, std::string& out, bool& first) {
+  const auto& f = std::get<I>(fields_of<T>());
+  using M = typename std::decay_t<decltype(f)>::member_type;
+  const M& member = value.*f.member;
+  if constexpr (is_optional<M>::value) {
+    if (!member) return;
+  }
+  static const std::string key = [&] {
+    std::string k;
+    write_json_string(f.name, k);
+    return k + ':';
+  }();
+  if (!first) out += ',';
+  first = false;
+  out += key;
+  write_encoded(member, out);
+}
+
+template <class T>
+using field_writer = void (*)(const T&, std::string&, bool&);
+
+// The field writers of T in the order of their names, built once per type.
+template <class T, std::size_t... I>
+std::vector<field_writer<T>> sorted_field_writers(std::index_sequence<I...>) {
+  const auto& fields = fields_of<T>();
+  std::vector<std::pair<std::string_view, field_writer<T>>> named{{std::get<I>(fields).name, &write_field<T, I>}...};
+  std::sort(named.begin(), named.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<field_writer<T>> writers;
+  for (const auto& [name, writer] : named) writers.push_back(writer);
+  return writers;
+}
+
+template <class T>
+void write_struct(const T& value, std::string& out) {
+  using fields = std::decay_t<decltype(fields_of<T>())>;
+  static const auto writers = sorted_field_writers<T>(std::make_index_sequence<std::tuple_size_v<fields>>{});
+  out += '{';
+  bool first = true;
+  for (const auto writer : writers) writer(value, out, first);
+  out += '}';
+}
+
+template <class Map>
+void write_string_map(const Map& value, std::string& out) {
+  auto write_member = [&](const std::string& key, const typename Map::mapped_type& item, bool& first) {
+    if (!first) out += ',';
+    first = false;
+    write_json_string(key, out);
+    out += ':';
+    write_encoded(item, out);
+  };
+  bool first = true;
+  out += '{';
+  using compare = typename Map::key_compare;
+  if constexpr (std::is_same_v<compare, std::less<std::string>> || std::is_same_v<compare, std::less<>>) {
+    for (const auto& [key, item] : value) write_member(key, item, first);
+  } else {  // another order than a json object's: sort first
+    std::vector<const typename Map::value_type*> entries;
+    for (const auto& entry : value) entries.push_back(&entry);
+    std::sort(entries.begin(), entries.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
+    for (const auto* entry : entries) write_member(entry->first, entry->second, first);
+  }
+  out += '}';
+}
+
+template <class T>
+void write_encoded(const T& value, std::string& out) {
+  if constexpr (std::is_same_v<T, bool>) {
+    out += value ? "true" : "false";
+  } else if constexpr (is_integer_v<T>) {
+    write_json_integer(value, out);
+  } else if constexpr (std::is_floating_point_v<T>) {
+    write_json_double(static_cast<double>(value), out);  // a json holds every number as double
+  } else if constexpr (is_string_v<T>) {
+    write_json_string(value, out);
+  } else if constexpr (std::is_same_v<T, json>) {
+    write_json(value, out);
+  } else if constexpr (is_optional<T>::value) {
+    if (value)
+      write_encoded(*value, out);
+    else
+      out += "null";
+  } else if constexpr (is_array_like_v<T>) {
+    out += '[';
+    bool first = true;
+    for (const auto& item : value) {
+      if (!first) out += ',';
+      first = false;
+      // The cast turns std::vector<bool>'s proxy into a bool.
+      write_encoded(static_cast<const typename T::value_type&>(item), out);
+    }
+    out += ']';
+  } else if constexpr (is_string_map<T>::value) {
+    write_string_map(value, out);
+  } else if constexpr (is_variant<T>::value) {
+    std::visit([&](const auto& alternative) { write_encoded(alternative, out); }, value);
+  } else if constexpr (is_reflected_enum_v<T>) {
+    write_json_string(enum_wire_name(value), out);
+  } else if constexpr (is_reflected_v<T>) {
+    write_struct(value, out);
+  } else {
+    static_assert(dependent_false_v<T>, "mcp: write_encoded supports what encode supports");
+  }
+}
+
+}  // namespace detail
+}  // namespace v0
+}  // namespace mcp

@@ -1,0 +1,839 @@
+// A walk over a JSON Schema that checks a value and explains every failure precisely: which
+// value (JSON Pointer), which rule, what was expected and what was received. valijson decides
+// validity on the hot path; this walk exists to turn a failure into messages a model can act on,
+// and to let coercion ask "does this value fit that branch?".
+#pragma once
+
+#include <mcp/json/detail/reader.hpp>
+#include <mcp/json/detail/writer.hpp>
+#include <mcp/json/json.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <regex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace mcp {
+inline namespace v0 {
+
+// One broken rule in a value checked against a schema.
+struct violation {
+  std::string pointer;  // JSON Pointer of the offending value in the instance, "" for the root
+  std::string keyword;  // the schema rule that failed: "required", "type", "minLength", ...
+  std::string message;  // one sentence: what was expected and what was received
+};
+
+namespace detail {
+
+// Steps of the walk ($ref hops and combinators count too) before it gives up: a backstop, since
+// validator refuses both self-referencing schemas and values nested deeper than its max_depth.
+constexpr int max_walk_depth = 1000;
+
+inline void append_pointer_token(std::string& pointer, std::string_view token) {
+  pointer += '/';
+  for (char c : token) {
+    if (c == '~') {
+      pointer += "~0";
+    } else if (c == '/') {
+      pointer += "~1";
+    } else {
+      pointer += c;
+    }
+  }
+}
+
+// Restores a pointer to its previous length when a walk step returns.
+class pointer_scope {
+ public:
+  pointer_scope(std::string& pointer, std::string_view token) : pointer_(pointer), size_(pointer.size()) {
+    append_pointer_token(pointer, token);
+  }
+  pointer_scope(std::string& pointer, std::size_t index) : pointer_scope(pointer, std::to_string(index)) {}
+  ~pointer_scope() { pointer_.resize(size_); }
+  pointer_scope(const pointer_scope&) = delete;
+  pointer_scope& operator=(const pointer_scope&) = delete;
+
+ private:
+  std::string& pointer_;
+  std::size_t size_;
+};
+
+inline std::size_t utf8_length(std::string_view s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+inline const char* json_type_name(const json& value) {
+  switch (value.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::boolean: return "boolean";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+    case json::value_t::number_float: return "number";
+    case json::value_t::string: return "string";
+    case json::value_t::array: return "array";
+    case json::value_t::object: return "object";
+    default: return "binary";
+  }
+}
+
+// "number 5", "string \"ab\"", "null": how a received value reads in a message.
+inline std::string describe_value(const json& value) {
+  if (value.is_null()) return "null";
+  return std::string(json_type_name(value)) + " " + render(value);
+}
+
+inline bool has_type(const json& value, std::string_view type) {
+  if (type == "string") return value.is_string();
+  if (type == "integer") return value.is_number_integer();
+  if (type == "number") return value.is_number();
+  if (type == "object") return value.is_object();
+  if (type == "array") return value.is_array();
+  if (type == "boolean") return value.is_boolean();
+  if (type == "null") return value.is_null();
+  return false;
+}
+
+inline std::string with_article(std::string_view type) {
+  if (type == "null") return "null";
+  bool vowel = !type.empty() && std::string_view("aeiou").find(type[0]) != std::string_view::npos;
+  return std::string(vowel ? "an " : "a ") + std::string(type);
+}
+
+inline std::string join_or(const std::vector<std::string>& words) {
+  std::string out;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    if (i > 0) out += i + 1 == words.size() ? " or " : ", ";
+    out += words[i];
+  }
+  return out;
+}
+
+// The "type" keyword as a list of names (a string or an array of strings).
+inline std::vector<std::string> schema_types(const json& type) {
+  std::vector<std::string> out;
+  if (type.is_string()) {
+    out.push_back(type.get<std::string>());
+  } else if (type.is_array()) {
+    for (const auto& t : type) {
+      if (t.is_string()) out.push_back(t.get<std::string>());
+    }
+  }
+  return out;
+}
+
+// "a string or null"
+inline std::string expected_types(const std::vector<std::string>& types) {
+  std::vector<std::string> words;
+  for (const auto& t : types) words.push_back(with_article(t));
+  return join_or(words);
+}
+
+// A non-negative integer keyword ("minLength": 3), whether stored signed or unsigned.
+inline bool count_keyword(const json& schema, const char* keyword, std::uint64_t& n) {
+  auto it = schema.find(keyword);
+  if (it == schema.end() || !it->is_number_integer()) return false;
+  if (!it->is_number_unsigned() && it->get<std::int64_t>() < 0) return false;
+  n = it->get<std::uint64_t>();
+  return true;
+}
+
+inline std::string plural(std::uint64_t n, const char* word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+// Exact comparison when both numbers are integers, double otherwise: -1, 0 or 1.
+inline int compare_numbers(const json& a, const json& b) {
+  if (a.is_number_integer() && b.is_number_integer()) {
+    bool a_neg = a.is_number_unsigned() ? false : a.get<std::int64_t>() < 0;
+    bool b_neg = b.is_number_unsigned() ? false : b.get<std::int64_t>() < 0;
+    if (a_neg != b_neg) return a_neg ? -1 : 1;
+    if (a_neg) {
+      auto x = a.get<std::int64_t>(), y = b.get<std::int64_t>();
+      return x < y ? -1 : (x > y ? 1 : 0);
+    }
+    auto x = a.get<std::uint64_t>(), y = b.get<std::uint64_t>();
+    return x < y ? -1 : (x > y ? 1 : 0);
+  }
+  double x = a.get<double>(), y = b.get<double>();
+  return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+inline bool is_multiple_of(const json& value, const json& divisor) {
+  if (value.is_number_integer() && divisor.is_number_integer() && divisor.get<std::int64_t>() != 0) {
+    if (value.is_number_unsigned() && divisor.is_number_unsigned()) {
+      return value.get<std::uint64_t>() % divisor.get<std::uint64_t>() == 0;
+    }
+    auto d = divisor.get<std::int64_t>();
+    if (d == -1) return true;
+    if (value.is_number_unsigned()) {
+      auto v = value.get<std::uint64_t>();
+      auto ad = static_cast<std::uint64_t>(d < 0 ? -d : d);
+      return v % ad == 0;
+    }
+    return value.get<std::int64_t>() % d == 0;
+  }
+  double d = divisor.get<double>();
+  if (d == 0) return false;
+  double q = value.get<double>() / d;
+  if (!std::isfinite(q)) return false;
+  return std::fabs(q - std::nearbyint(q)) <= 1e-9 * std::fmax(1.0, std::fabs(q));
+}
+
+// --- formats (hand-written: no regex on the hot path) ------------------------------------------
+
+inline bool digits(std::string_view s, std::size_t pos, std::size_t n, int& out) {
+  if (pos + n > s.size()) return false;
+  out = 0;
+  for (std::size_t i = pos; i < pos + n; ++i) {
+    if (s[i] < '0' || s[i] > '9') return false;
+    out = out * 10 + (s[i] - '0');
+  }
+  return true;
+}
+
+inline bool is_date(std::string_view s) {
+  int y, m, d;
+  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
+  if (!digits(s, 0, 4, y) || !digits(s, 5, 2, m) || !digits(s, 8, 2, d)) return false;
+  if (m < 1 || m > 12 || d < 1) return false;
+  static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  return d <= days[m - 1] + (m == 2 && leap ? 1 : 0);
+}
+
+inline bool is_time(std::string_view s) {
+  int h, m, sec;
+  if (s.size() < 9 || s[2] != ':' || s[5] != ':') return false;
+  if (!digits(s, 0, 2, h) || !digits(s, 3, 2, m) || !digits(s, 6, 2, sec)) return false;
+  if (h > 23 || m > 59 || sec > 60) return false;
+  std::size_t i = 8;
+  if (i < s.size() && s[i] == '.') {
+    std::size_t start = ++i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    if (i == start) return false;
+  }
+  if (i + 1 == s.size() && (s[i] == 'Z' || s[i] == 'z')) return true;
+  int oh, om;
+  return i + 6 == s.size() && (s[i] == '+' || s[i] == '-') && digits(s, i + 1, 2, oh) && s[i + 3] == ':' &&
+         digits(s, i + 4, 2, om) && oh <= 23 && om <= 59;
+}
+
+inline bool is_date_time(std::string_view s) {
+  return s.size() > 11 && (s[10] == 'T' || s[10] == 't') && is_date(s.substr(0, 10)) && is_time(s.substr(11));
+}
+
+inline bool is_email(std::string_view s) {
+  auto at = s.rfind('@');
+  if (at == std::string_view::npos || at == 0 || at + 1 == s.size()) return false;
+  for (char c : s) {
+    if (static_cast<unsigned char>(c) <= ' ') return false;
+  }
+  std::string_view domain = s.substr(at + 1);
+  return domain.find('@') == std::string_view::npos && domain.front() != '.' && domain.back() != '.';
+}
+
+// An absolute URI: scheme ":" and no whitespace or control characters.
+inline bool is_uri(std::string_view s) {
+  auto colon = s.find(':');
+  if (colon == std::string_view::npos || colon == 0) return false;
+  auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  if (!alpha(s[0])) return false;
+  for (std::size_t i = 1; i < colon; ++i) {
+    char c = s[i];
+    if (!alpha(c) && !(c >= '0' && c <= '9') && c != '+' && c != '-' && c != '.') return false;
+  }
+  for (char c : s) {
+    auto u = static_cast<unsigned char>(c);
+    if (u <= ' ' || u == 0x7F || c == '"' || c == '<' || c == '>' || c == '\\' || c == '^' || c == '`' ||
+        c == '{' || c == '|' || c == '}')
+      return false;
+  }
+  return true;
+}
+
+inline bool is_uuid(std::string_view s) {
+  if (s.size() != 36) return false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (i == 8 || i == 13 || i == 18 || i == 23) {
+      if (c != '-') return false;
+    } else if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+inline bool is_ipv4(std::string_view s) {
+  int parts = 0;
+  std::size_t i = 0;
+  while (parts < 4) {
+    std::size_t start = i;
+    int value = 0;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9' && i - start < 3) value = value * 10 + (s[i++] - '0');
+    if (i == start || value > 255 || (s[start] == '0' && i - start > 1)) return false;
+    if (++parts < 4) {
+      if (i >= s.size() || s[i] != '.') return false;
+      ++i;
+    }
+  }
+  return i == s.size();
+}
+
+// The formats this walk checks, with an example for the message. Unknown formats are annotations.
+struct format_rule {
+  const char* name;
+  bool (*check)(std::string_view);
+  const char* hint;
+};
+
+inline const format_rule* find_format(std::string_view name) {
+  static const format_rule rules[] = {
+      {"date-time", is_date_time, "an RFC 3339 date-time such as \"2025-01-31T14:00:00Z\""},
+      {"date", is_date, "a date such as \"2025-01-31\""},
+      {"time", is_time, "a time such as \"14:00:00Z\""},
+      {"email", is_email, "an email address such as \"name@example.com\""},
+      {"uri", is_uri, "an absolute URI such as \"https://example.com/page\""},
+      {"uuid", is_uuid, "a UUID such as \"123e4567-e89b-12d3-a456-426614174000\""},
+      {"ipv4", is_ipv4, "an IPv4 address such as \"192.0.2.1\""},
+  };
+  for (const auto& r : rules) {
+    if (name == r.name) return &r;
+  }
+  return nullptr;
+}
+
+// --- $ref ---------------------------------------------------------------------------------------
+
+// Resolves a same-document reference ("#", "#/$defs/node", "#/definitions/a%20b"); null if it can't.
+inline const json* resolve_ref(const json& root, const std::string& ref) {
+  if (ref.empty() || ref[0] != '#') return nullptr;
+  std::string pointer;
+  for (std::size_t i = 1; i < ref.size(); ++i) {
+    auto hex_digit = [](char c) { return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'); };
+    if (ref[i] == '%' && i + 2 < ref.size() && hex_digit(ref[i + 1]) && hex_digit(ref[i + 2])) {
+      auto hex = [](char c) { return c >= '0' && c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; };
+      pointer += static_cast<char>(hex(ref[i + 1]) * 16 + hex(ref[i + 2]));
+      i += 2;
+    } else {
+      pointer += ref[i];
+    }
+  }
+  if (pointer.empty()) return &root;
+  if (pointer[0] != '/') return nullptr;
+  const json* node = &root;
+  std::size_t pos = 1;
+  while (true) {
+    auto end = pointer.find('/', pos);
+    std::string token = pointer.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    std::string unescaped;
+    for (std::size_t i = 0; i < token.size(); ++i) {
+      if (token[i] == '~' && i + 1 < token.size() && (token[i + 1] == '0' || token[i + 1] == '1')) {
+        unescaped += token[++i] == '0' ? '~' : '/';
+      } else {
+        unescaped += token[i];
+      }
+    }
+    if (node->is_object()) {
+      auto it = node->find(unescaped);
+      if (it == node->end()) return nullptr;
+      node = &*it;
+    } else if (node->is_array()) {
+      if (unescaped.empty() || unescaped.find_first_not_of("0123456789") != std::string::npos) return nullptr;
+      auto index = std::stoul(unescaped);
+      if (index >= node->size()) return nullptr;
+      node = &(*node)[index];
+    } else {
+      return nullptr;
+    }
+    if (end == std::string::npos) break;
+    pos = end + 1;
+  }
+  return node->is_object() || node->is_boolean() ? node : nullptr;
+}
+
+// --- the walk -----------------------------------------------------------------------------------
+
+using regex_map = std::unordered_map<std::string, std::regex>;
+
+// Compiles a "pattern" the way valijson does (std::regex, ECMAScript); throws std::regex_error.
+inline std::regex compile_pattern(const std::string& pattern) { return std::regex(pattern); }
+
+class schema_walker {
+ public:
+  // `fixed`: patterns compiled up front (read-only, safe to share between threads).
+  // `scratch`: where patterns missing from `fixed` get compiled, or null to skip them.
+  schema_walker(const json& root, const regex_map* fixed, regex_map* scratch)
+      : root_(root), fixed_(fixed), scratch_(scratch) {}
+
+  // Appends every violation of `value` against `schema` to `out`; with `out` null, stops at the
+  // first one. Returns whether the value is valid.
+  bool check(const json& value, const json& schema, std::string& pointer, std::vector<violation>* out,
+             int depth = 0) const {
+    if (schema.is_boolean()) {
+      if (schema.get<bool>()) return true;
+      return fail(out, pointer, "false", "no value is allowed here, got " + describe_value(value));
+    }
+    if (!schema.is_object()) return true;
+    if (depth > max_walk_depth) {
+      return fail(out, pointer, "depth", "the value is nested too deeply to check (over " +
+                                             std::to_string(max_walk_depth) + " levels)");
+    }
+    bool valid = true;
+    auto done = [&] { return !valid && out == nullptr; };
+
+    if (auto ref = schema.find("$ref"); ref != schema.end() && ref->is_string()) {
+      if (const json* target = resolve_ref(root_, ref->get<std::string>())) {
+        valid = check(value, *target, pointer, out, depth + 1);
+        if (done()) return false;
+      }
+    }
+    if (auto type = schema.find("type"); type != schema.end()) {
+      auto types = schema_types(*type);
+      bool any = types.empty();
+      for (const auto& t : types) any = any || has_type(value, t);
+      // A wrong type makes the other rules moot: report it alone.
+      if (!any) return fail(out, pointer, "type", "must be " + expected_types(types) + ", got " + describe_value(value));
+    }
+    if (auto e = schema.find("enum"); e != schema.end() && e->is_array()) {
+      bool found = false;
+      for (const auto& candidate : *e) found = found || candidate == value;
+      if (!found) valid = fail(out, pointer, "enum", "must be one of " + list_values(*e) + ", got " + render(value));
+      if (done()) return false;
+    }
+    if (auto c = schema.find("const"); c != schema.end() && *c != value) {
+      valid = fail(out, pointer, "const", "must be " + render(*c) + ", got " + render(value));
+      if (done()) return false;
+    }
+    if (value.is_number()) {
+      valid = check_number(value, schema, pointer, out) && valid;
+    } else if (value.is_string()) {
+      valid = check_string(value, schema, pointer, out) && valid;
+    } else if (value.is_array()) {
+      valid = check_array(value, schema, pointer, out, depth) && valid;
+    } else if (value.is_object()) {
+      valid = check_object(value, schema, pointer, out, depth) && valid;
+    }
+    if (done()) return false;
+    valid = check_combinators(value, schema, pointer, out, depth) && valid;
+    return valid;
+  }
+
+  bool matches(const json& value, const json& schema) const {
+    std::string pointer;
+    return check(value, schema, pointer, nullptr);
+  }
+
+ private:
+  static bool fail(std::vector<violation>* out, const std::string& pointer, const char* keyword, std::string message) {
+    if (out) out->push_back({pointer, keyword, std::move(message)});
+    return false;
+  }
+
+  static std::string list_values(const json& values) {
+    std::string out;
+    std::size_t shown = 0;
+    for (const auto& v : values) {
+      if (shown == 20) return out + ", ... (" + std::to_string(values.size() - shown) + " more)";
+      if (shown++ > 0) out += ", ";
+      out += render(v);
+    }
+    return out;
+  }
+
+  const std::regex* regex_for(const std::string& pattern) const {
+    if (fixed_) {
+      auto it = fixed_->find(pattern);
+      if (it != fixed_->end()) return &it->second;
+    }
+    if (!scratch_) return nullptr;
+    auto it = scratch_->find(pattern);
+    if (it != scratch_->end()) return &it->second;
+    try {
+      return &scratch_->emplace(pattern, compile_pattern(pattern)).first->second;
+    } catch (const std::regex_error&) {
+      return nullptr;
+    }
+  }
+
+  bool pattern_matches(const std::string& pattern, const std::string& text) const {
+    const std::regex* re = regex_for(pattern);
+    if (!re) return true;  // not compiled: nothing sound to say
+    try {
+      return std::regex_search(text, *re);
+    } catch (const std::regex_error&) {
+      return true;  // too complex for std::regex on this input; valijson has the last word
+    }
+  }
+
+  bool check_number(const json& value, const json& schema, const std::string& pointer,
+                    std::vector<violation>* out) const {
+    bool valid = true;
+    auto bound = [&](const char* keyword, bool ok_when_less, bool inclusive, const char* phrase) {
+      auto it = schema.find(keyword);
+      if (it == schema.end() || !it->is_number() || (!valid && !out)) return;
+      int c = compare_numbers(value, *it);
+      bool ok = c == 0 ? inclusive : (c < 0) == ok_when_less;
+      if (!ok) valid = fail(out, pointer, keyword, std::string("must be ") + phrase + " " + render(*it) + ", got " + render(value));
+    };
+    bound("minimum", false, true, "at least");
+    bound("maximum", true, true, "at most");
+    bound("exclusiveMinimum", false, false, "greater than");
+    bound("exclusiveMaximum", true, false, "less than");
+    auto m = schema.find("multipleOf");
+    if (m != schema.end() && m->is_number() && (valid || out) && !is_multiple_of(value, *m)) {
+      valid = fail(out, pointer, "multipleOf", "must be a multiple of " + render(*m) + ", got " + render(value));
+    }
+    return valid;
+  }
+
+  bool check_string(const json& value, const json& schema, const std::string& pointer,
+                    std::vector<violation>* out) const {
+    const auto& text = value.get_ref<const std::string&>();
+    bool valid = true;
+    std::size_t length = 0;
+    bool counted = false;
+    auto chars = [&] {
+      if (!counted) length = utf8_length(text), counted = true;
+      return length;
+    };
+    if (std::uint64_t limit = 0; count_keyword(schema, "minLength", limit) && chars() < limit) {
+      valid = fail(out, pointer, "minLength", "must be at least " + plural(limit, "character") +
+                                                  " long, got " + render(value));
+      if (!out) return false;
+    }
+    if (std::uint64_t limit = 0; count_keyword(schema, "maxLength", limit) && chars() > limit) {
+      valid = fail(out, pointer, "maxLength", "must be at most " + plural(limit, "character") +
+                                                  " long, got " + plural(chars(), "character") + ": " + render(value));
+      if (!out) return false;
+    }
+    if (auto it = schema.find("pattern"); it != schema.end() && it->is_string() &&
+                                          !pattern_matches(it->get_ref<const std::string&>(), text)) {
+      valid = fail(out, pointer, "pattern", "must match the pattern '" + it->get<std::string>() + "', got " + render(value));
+      if (!out) return false;
+    }
+    if (auto it = schema.find("format"); it != schema.end() && it->is_string()) {
+      const format_rule* rule = find_format(it->get_ref<const std::string&>());
+      if (rule && !rule->check(text)) {
+        valid = fail(out, pointer, "format", std::string("must be ") + rule->hint + ", got " + render(value));
+      }
+    }
+    return valid;
+  }
+
+  bool check_array(const json& value, const json& schema, std::string& pointer, std::vector<violation>* out,
+                   int depth) const {
+    bool valid = true;
+    const auto n = static_cast<std::uint64_t>(value.size());
+    if (std::uint64_t limit = 0; count_keyword(schema, "minItems", limit) && n < limit) {
+      valid = fail(out, pointer, "minItems", "must have at least " + plural(limit, "item") +
+                                                 ", got " + std::to_string(n));
+      if (!out) return false;
+    }
+    if (std::uint64_t limit = 0; count_keyword(schema, "maxItems", limit) && n > limit) {
+      valid = fail(out, pointer, "maxItems", "must have at most " + plural(limit, "item") +
+                                                 ", got " + std::to_string(n));
+      if (!out) return false;
+    }
+    if (auto it = schema.find("uniqueItems"); it != schema.end() && it->is_boolean() && it->get<bool>()) {
+      for (std::size_t i = 0; i < value.size() && valid; ++i) {
+        for (std::size_t j = i + 1; j < value.size(); ++j) {
+          if (value[i] == value[j]) {
+            valid = fail(out, pointer, "uniqueItems", "must not contain duplicates, but items " + std::to_string(i) +
+                                                          " and " + std::to_string(j) + " are both " + render(value[i]));
+            break;
+          }
+        }
+      }
+      if (!valid && !out) return false;
+    }
+    auto items = schema.find("items");
+    if (items != schema.end() && items->is_array()) {
+      // Draft-07 tuple form: one schema per position, "additionalItems" for the rest.
+      for (std::size_t i = 0; i < value.size(); ++i) {
+        if (i < items->size()) {
+          pointer_scope scope(pointer, i);
+          valid = check(value[i], (*items)[i], pointer, out, depth + 1) && valid;
+        } else if (auto extra = schema.find("additionalItems"); extra != schema.end()) {
+          if (extra->is_boolean() && !extra->get<bool>()) {
+            valid = fail(out, pointer, "additionalItems", "must have at most " + plural(items->size(), "item") +
+                                                             ", got " + std::to_string(value.size()));
+            break;
+          }
+          pointer_scope scope(pointer, i);
+          valid = check(value[i], *extra, pointer, out, depth + 1) && valid;
+        }
+        if (!valid && !out) return false;
+      }
+    } else if (items != schema.end()) {
+      for (std::size_t i = 0; i < value.size(); ++i) {
+        pointer_scope scope(pointer, i);
+        valid = check(value[i], *items, pointer, out, depth + 1) && valid;
+        if (!valid && !out) return false;
+      }
+    }
+    if (auto it = schema.find("contains"); it != schema.end()) {
+      bool found = false;
+      for (const auto& item : value) found = found || matches_at_depth(item, *it, depth + 1);
+      if (!found) valid = fail(out, pointer, "contains", "must contain at least one item matching the 'contains' schema" +
+                                                        std::string(value.empty() ? ", got an empty array" : ""));
+    }
+    return valid;
+  }
+
+  bool matches_at_depth(const json& value, const json& schema, int depth) const {
+    std::string pointer;
+    return check(value, schema, pointer, nullptr, depth);
+  }
+
+  static bool is_required(const json& schema, const std::string& name) {
+    auto req = schema.find("required");
+    if (req == schema.end() || !req->is_array()) return false;
+    for (const auto& r : *req)
+      if (r.is_string() && r.get_ref<const std::string&>() == name) return true;
+    return false;
+  }
+
+  static std::string field_summary(const json& schema, const std::string& name) {
+    auto props = schema.find("properties");
+    if (props == schema.end() || !props->is_object()) return "";
+    auto p = props->find(name);
+    if (p == props->end() || !p->is_object()) return "";
+    std::string type, description;
+    if (auto t = p->find("type"); t != p->end()) {
+      auto types = schema_types(*t);
+      for (std::size_t i = 0; i < types.size(); ++i) type += (i ? " or " : "") + types[i];
+    }
+    if (auto d = p->find("description"); d != p->end() && d->is_string()) description = d->get<std::string>();
+    if (type.empty() && description.empty()) return "";
+    if (type.empty()) return " (" + description + ")";
+    if (description.empty()) return " (" + type + ")";
+    return " (" + type + ": " + description + ")";
+  }
+
+  bool check_object(const json& value, const json& schema, std::string& pointer, std::vector<violation>* out,
+                    int depth) const {
+    bool valid = true;
+    if (auto req = schema.find("required"); req != schema.end() && req->is_array()) {
+      for (const auto& name : *req) {
+        if (name.is_string() && !value.contains(name.get_ref<const std::string&>())) {
+          valid = fail(out, pointer, "required", "missing required field '" + name.get<std::string>() + "'" +
+                                                     field_summary(schema, name.get<std::string>()));
+          if (!out) return false;
+        }
+      }
+    }
+    const auto n = static_cast<std::uint64_t>(value.size());
+    if (std::uint64_t limit = 0; count_keyword(schema, "minProperties", limit) && n < limit) {
+      valid = fail(out, pointer, "minProperties", "must have at least " + plural(limit, "field") +
+                                                      ", got " + std::to_string(n));
+      if (!out) return false;
+    }
+    if (std::uint64_t limit = 0; count_keyword(schema, "maxProperties", limit) && n > limit) {
+      valid = fail(out, pointer, "maxProperties", "must have at most " + plural(limit, "field") +
+                                                      ", got " + std::to_string(n));
+      if (!out) return false;
+    }
+    if (auto deps = schema.find("dependencies"); deps != schema.end() && deps->is_object()) {
+      for (auto d = deps->begin(); d != deps->end(); ++d) {
+        if (!value.contains(d.key())) continue;
+        if (d->is_array()) {
+          for (const auto& needed : *d) {
+            if (needed.is_string() && !value.contains(needed.get_ref<const std::string&>())) {
+              valid = fail(out, pointer, "dependencies", "field '" + d.key() + "' requires field '" +
+                                                             needed.get<std::string>() + "', which is missing");
+            }
+          }
+        } else {
+          valid = check(value, *d, pointer, out, depth + 1) && valid;
+        }
+        if (!valid && !out) return false;
+      }
+    }
+    auto props = schema.find("properties");
+    auto patterns = schema.find("patternProperties");
+    auto additional = schema.find("additionalProperties");
+    auto names = schema.find("propertyNames");
+    std::vector<std::string> unknown;
+    for (auto member = value.begin(); member != value.end(); ++member) {
+      const std::string& key = member.key();
+      bool known = false;
+      if (props != schema.end() && props->is_object()) {
+        if (auto p = props->find(key); p != props->end()) {
+          known = true;
+          pointer_scope scope(pointer, key);
+          const std::size_t before = out ? out->size() : 0;
+          const bool ok = check(*member, *p, pointer, out, depth + 1);
+          // Models send null for a field they mean to leave out: where null is refused as a kind of
+          // value, say what to do instead.
+          if (!ok && out && member->is_null() && !is_required(schema, key)) {
+            for (std::size_t i = before; i < out->size(); ++i) {
+              const std::string& k = (*out)[i].keyword;
+              const bool kind = k == "type" || k == "enum" || k == "const" || k == "anyOf" || k == "oneOf";
+              if ((*out)[i].pointer != pointer || !kind) continue;
+              (*out)[i].message += "; the field is optional: leave it out rather than send null";
+              break;
+            }
+          }
+          valid = ok && valid;
+        }
+      }
+      if (patterns != schema.end() && patterns->is_object()) {
+        for (auto p = patterns->begin(); p != patterns->end(); ++p) {
+          if (!pattern_matches(p.key(), key)) continue;
+          known = true;
+          pointer_scope scope(pointer, key);
+          valid = check(*member, *p, pointer, out, depth + 1) && valid;
+        }
+      }
+      if (!known && additional != schema.end()) {
+        if (additional->is_boolean() && !additional->get<bool>()) {
+          unknown.push_back(key);
+          valid = false;
+        } else {
+          pointer_scope scope(pointer, key);
+          valid = check(*member, *additional, pointer, out, depth + 1) && valid;
+        }
+      }
+      if (names != schema.end()) {
+        std::vector<violation> name_problems;
+        std::string name_pointer;
+        if (!check(json(key), *names, name_pointer, out ? &name_problems : nullptr, depth + 1)) {
+          valid = false;
+          for (auto& p : name_problems) {
+            fail(out, pointer, "propertyNames", "field name '" + key + "' is not allowed: it " + p.message);
+          }
+        }
+      }
+      if (!valid && !out) return false;
+    }
+    if (!unknown.empty()) fail(out, pointer, "additionalProperties", unknown_fields_message(unknown, schema));
+    return valid;
+  }
+
+  static std::string unknown_fields_message(const std::vector<std::string>& unknown, const json& schema) {
+    std::string msg = unknown.size() == 1 ? "unknown field " : "unknown fields ";
+    for (std::size_t i = 0; i < unknown.size(); ++i) msg += (i ? ", '" : "'") + unknown[i] + "'";
+    std::vector<std::string> valid;
+    if (auto props = schema.find("properties"); props != schema.end() && props->is_object()) {
+      for (auto p = props->begin(); p != props->end(); ++p) valid.push_back(p.key());
+    }
+    if (auto patterns = schema.find("patternProperties"); patterns != schema.end() && patterns->is_object()) {
+      for (auto p = patterns->begin(); p != patterns->end(); ++p) valid.push_back("names matching '" + p.key() + "'");
+    }
+    if (valid.empty()) return msg + "; this object takes no fields";
+    msg += "; valid fields: ";
+    for (std::size_t i = 0; i < valid.size(); ++i) msg += (i ? ", " : "") + valid[i];
+    return msg;
+  }
+
+  // Ranks a failed branch: ones that accept the value's type come first, then fewer problems.
+  static std::pair<int, std::size_t> branch_rank(const std::vector<violation>& problems, const std::string& pointer) {
+    int type_mismatch = 0;
+    for (const auto& p : problems) {
+      if (p.pointer == pointer && (p.keyword == "type" || p.keyword == "false")) type_mismatch = 1;
+    }
+    return {type_mismatch, problems.size()};
+  }
+
+  bool check_alternatives(const json& value, const json& branches, bool exactly_one, std::string& pointer,
+                          std::vector<violation>* out, int depth) const {
+    const char* keyword = exactly_one ? "oneOf" : "anyOf";
+    std::vector<std::size_t> matched;
+    std::vector<std::vector<violation>> problems(branches.size());
+    for (std::size_t i = 0; i < branches.size(); ++i) {
+      bool ok = out ? check(value, branches[i], pointer, &problems[i], depth + 1)
+                    : matches_at_depth(value, branches[i], depth + 1);
+      if (ok) {
+        matched.push_back(i);
+        if (!exactly_one || matched.size() > 1) break;
+      }
+    }
+    if (!matched.empty() && (!exactly_one || matched.size() == 1)) return true;
+    if (!out) return false;
+    if (matched.size() > 1) {
+      return fail(out, pointer, keyword, "must match exactly one of " + std::to_string(branches.size()) +
+                                             " alternatives, but matches alternatives " + std::to_string(matched[0] + 1) +
+                                             " and " + std::to_string(matched[1] + 1));
+    }
+    // The closest branch's own problems are the most useful advice when one branch stands out.
+    std::size_t best = 0;
+    bool tie = false;
+    for (std::size_t i = 1; i < problems.size(); ++i) {
+      auto r = branch_rank(problems[i], pointer), b = branch_rank(problems[best], pointer);
+      if (r < b) {
+        best = i, tie = false;
+      } else if (r == b) {
+        tie = true;
+      }
+    }
+    if (!problems.empty() && !tie && branch_rank(problems[best], pointer).first == 0) {
+      out->insert(out->end(), problems[best].begin(), problems[best].end());
+      return false;
+    }
+    bool all_types = true;
+    std::vector<std::string> types;
+    for (std::size_t i = 0; i < branches.size(); ++i) {
+      auto t = branches[i].is_object() ? branches[i].find("type") : json::const_iterator{};
+      if (!branches[i].is_object() || t == branches[i].end() || problems[i].size() != 1 ||
+          problems[i][0].keyword != "type" || problems[i][0].pointer != pointer) {
+        all_types = false;
+        break;
+      }
+      for (auto& name : schema_types(*t)) types.push_back(name);
+    }
+    if (all_types && !types.empty()) {
+      return fail(out, pointer, keyword, "must be " + expected_types(types) + ", got " + describe_value(value));
+    }
+    std::string msg = "must match one of " + std::to_string(branches.size()) + " alternatives, but matches none";
+    for (std::size_t i = 0; i < problems.size(); ++i) {
+      if (problems[i].empty()) continue;
+      const auto& p = problems[i][0];
+      msg += std::string(i == 0 ? ": " : "; ") + "alternative " + std::to_string(i + 1) + ": " +
+             (p.pointer == pointer ? "" : p.pointer + " ") + p.message;
+    }
+    return fail(out, pointer, keyword, msg);
+  }
+
+  bool check_combinators(const json& value, const json& schema, std::string& pointer, std::vector<violation>* out,
+                         int depth) const {
+    bool valid = true;
+    if (auto all = schema.find("allOf"); all != schema.end() && all->is_array()) {
+      for (const auto& branch : *all) {
+        valid = check(value, branch, pointer, out, depth + 1) && valid;
+        if (!valid && !out) return false;
+      }
+    }
+    if (auto any = schema.find("anyOf"); any != schema.end() && any->is_array() && !any->empty()) {
+      valid = check_alternatives(value, *any, false, pointer, out, depth) && valid;
+      if (!valid && !out) return false;
+    }
+    if (auto one = schema.find("oneOf"); one != schema.end() && one->is_array() && !one->empty()) {
+      valid = check_alternatives(value, *one, true, pointer, out, depth) && valid;
+      if (!valid && !out) return false;
+    }
+    if (auto no = schema.find("not"); no != schema.end() && matches_at_depth(value, *no, depth + 1)) {
+      valid = fail(out, pointer, "not", "must not match the schema under 'not', got " + render(value));
+      if (!out) return false;
+    }
+    if (auto cond = schema.find("if"); cond != schema.end()) {
+      const char* branch = matches_at_depth(value, *cond, depth + 1) ? "then" : "else";
+      if (auto it = schema.find(branch); it != schema.end()) valid = check(value, *it, pointer, out, depth + 1) && valid;
+    }
+    return valid;
+  }
+
+  const json& root_;
+  const regex_map* fixed_;
+  regex_map* scratch_;
+};
+
+}  // namespace detail
+}  // namespace v0
+}  // namespace mcp

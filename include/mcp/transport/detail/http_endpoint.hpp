@@ -1,0 +1,704 @@
+// The MCP side of the Streamable HTTP transport: what one parsed HTTP request means (POST a
+// message, GET a stream, DELETE a session), the checks before it (Host, Origin, auth, Accept,
+// Content-Type, MCP-Protocol-Version, session id), and how a request's replies become either one
+// JSON body or an SSE stream. Also the /metrics text. Connection handling is elsewhere.
+#pragma once
+
+#include <mcp/transport/detail/http_message.hpp>
+#include <mcp/transport/detail/http_session.hpp>
+#include <mcp/transport/detail/mcp_headers.hpp>
+#include <mcp/core/detail/stateless_rules.hpp>
+#include <mcp/transport/detail/sse.hpp>
+#include <mcp/core/detail/tool_call.hpp>
+#include <mcp/json/json.hpp>
+#include <mcp/core/jsonrpc.hpp>
+#include <mcp/core/server.hpp>
+#include <mcp/version.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace mcp {
+inline namespace v0 {
+namespace detail {
+namespace http {
+
+// What the endpoint needs of the listener's options.
+struct endpoint_config {
+  std::string path = "/mcp";
+  bool stateless = false;
+  bool get_stream = true;
+  bool validate_origin = true;
+  std::vector<std::string> allowed_origins;
+  std::vector<std::string> allowed_hosts;
+  std::optional<int> retry_ms;
+  std::size_t replay_events = 256;
+  // nullopt admits the request; a string refuses it with 401 and that WWW-Authenticate value.
+  std::function<std::optional<std::string>(std::string_view method, std::string_view path,
+                                           std::optional<std::string_view> authorization)>
+      authorize;
+  json protected_resource_metadata = nullptr;
+  bool metrics = false;
+};
+
+// Transport counters for /metrics.
+class transport_stats {
+ public:
+  std::atomic<std::uint64_t> connections_total{0};
+  std::atomic<std::uint64_t> connections_open{0};
+
+  void count_status(int status) {
+    std::lock_guard lock(mutex_);
+    ++statuses_[status];
+  }
+  std::map<int, std::uint64_t> statuses() const {
+    std::lock_guard lock(mutex_);
+    return statuses_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<int, std::uint64_t> statuses_;
+};
+
+// ---- small responses -------------------------------------------------------------------------
+
+inline response json_response(int status, const json& body) {
+  response r;
+  r.status = status;
+  r.headers.add("Content-Type", "application/json");
+  r.body = to_json_text(body);
+  return r;
+}
+
+// A transport-level refusal, as a JSON-RPC error without an id (the spec allows this body).
+inline response rpc_error_response(int status, int code, const std::string& message) {
+  return json_response(status, jsonrpc::error(nullptr, code, message));
+}
+
+inline response text_response(int status, std::string text) {
+  response r;
+  r.status = status;
+  r.headers.add("Content-Type", "text/plain; charset=utf-8");
+  r.body = std::move(text);
+  r.body += '\n';
+  return r;
+}
+
+// SSE priming and close_stream polling came with 2025-11-25; older clients may choke on an event
+// with empty data.
+inline bool supports_priming(std::string_view protocol_version) { return protocol_version >= "2025-11-25"; }
+
+// ---- replies to one POSTed request ------------------------------------------------------------
+
+// The outbound a POSTed request's handler writes to. The HTTP response waits for the first
+// message: the request's own response makes it JSON; anything else (progress, logs, requests to
+// the client) starts an SSE stream that the response then ends.
+class post_reply final : public outbound {
+ public:
+  struct setup {
+    std::shared_ptr<exchange> ex;
+    std::shared_ptr<http_session> owner;  // null in stateless mode: nothing to resume from
+    std::shared_ptr<session> core;
+    std::string header_version;           // MCP-Protocol-Version, or what to assume without it
+    std::optional<int> retry_ms;
+    std::size_t replay_events = 256;
+    header_map headers;                   // added to the response head
+    // A last look at a JSON reply before it goes: `error` is its "error" member, null for a result.
+    std::function<void(const json* error, response& head)> on_json;
+  };
+
+  explicit post_reply(setup s) : s_(std::move(s)) {}
+
+  ~post_reply() override {
+    // No response will come (the request was cancelled or its session closed): end what was
+    // started, so the connection can move on.
+    try {
+      std::lock_guard lock(mutex_);
+      if (state_ == state::waiting) {
+        s_.ex->start_stream(head());
+        s_.ex->end();
+      } else if (state_ == state::streaming) {
+        stream_->finish();
+      }
+    } catch (...) {
+    }
+  }
+
+  void send(const json& message) override {
+    std::lock_guard lock(mutex_);
+    const bool is_response = message.is_object() && !message.contains("method");
+    if (state_ == state::waiting) {
+      if (is_response) {
+        auto error = message.find("error");
+        return respond_json_locked(to_json_text(message), error == message.end() ? nullptr : &*error);
+      }
+      open_stream_locked();
+    }
+    if (state_ == state::streaming) {
+      stream_->emit(message, is_response);
+      if (is_response) state_ = state::done;
+    }
+  }
+
+  void send_result(const json& id, json result) override {
+    std::unique_lock lock(mutex_);
+    if (state_ != state::waiting) {
+      lock.unlock();
+      return outbound::send_result(id, std::move(result));  // onto the open stream, as any message
+    }
+    std::string body;
+    write_response(id, result, body);
+    respond_json_locked(std::move(body), nullptr);
+  }
+  void send_result_text(const json& id, std::string_view result) override {
+    std::unique_lock lock(mutex_);
+    if (state_ != state::waiting) {
+      lock.unlock();
+      return outbound::send_result_text(id, result);  // onto the open stream, as any message
+    }
+    std::string body;
+    body.reserve(result.size() + 64);  // the envelope around it: one allocation
+    write_response_text(id, result, body);
+    respond_json_locked(std::move(body), nullptr);
+  }
+
+  // Ends the HTTP response after the priming event; the rest stays in the stream's buffer until
+  // the client resumes with GET and Last-Event-ID.
+  void close_stream() override {
+    std::lock_guard lock(mutex_);
+    if (state_ == state::done || !resumable()) return;
+    if (state_ == state::waiting) open_stream_locked();
+    stream_->detach();
+  }
+
+ private:
+  enum class state { waiting, streaming, done };
+
+  response head() const {
+    response r;
+    r.status = 200;
+    r.headers = s_.headers;
+    return r;
+  }
+
+  void respond_json_locked(std::string body, const json* error) {
+    response r = head();
+    r.headers.set("Content-Type", "application/json");
+    r.body = std::move(body);
+    if (s_.on_json) s_.on_json(error, r);
+    s_.ex->respond(std::move(r));
+    state_ = state::done;
+  }
+
+  bool resumable() const {
+    if (!s_.owner) return false;
+    std::string version = s_.core->client().protocol_version;
+    return supports_priming(version.empty() ? s_.header_version : version);
+  }
+
+  void open_stream_locked() {
+    stream_ = s_.owner ? s_.owner->new_request_stream() : std::make_shared<event_stream>("r0", s_.replay_events);
+    response h = head();
+    h.headers.set("X-Accel-Buffering", "no");  // proxies such as nginx must pass events on at once
+    s_.ex->start_stream(std::move(h));
+    stream_->attach_started(s_.ex);
+    if (resumable()) stream_->prime(s_.retry_ms);
+    state_ = state::streaming;
+  }
+
+  setup s_;
+  std::mutex mutex_;
+  state state_ = state::waiting;
+  std::shared_ptr<event_stream> stream_;
+};
+
+// Collects what the core answers to a notification or a response (only ever an error).
+class capture_outbound final : public outbound {
+ public:
+  void send(const json& message) override {
+    std::lock_guard lock(mutex_);
+    if (!first_) first_ = message;
+  }
+  std::optional<json> first() const {
+    std::lock_guard lock(mutex_);
+    return first_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::optional<json> first_;
+};
+
+// Where a stateless session's unrelated messages go: nowhere, it has no GET stream.
+class discard_outbound final : public outbound {
+ public:
+  void send(const json&) override {}
+};
+
+// ---- /metrics --------------------------------------------------------------------------------
+
+namespace metrics_detail {
+
+inline std::string label(std::string_view v) {
+  std::string out;
+  for (char c : v) {
+    if (c == '\\' || c == '"') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+inline std::string seconds(std::uint64_t us) {
+  std::ostringstream s;
+  s.precision(12);
+  s << static_cast<double>(us) / 1e6;
+  return s.str();
+}
+
+}  // namespace metrics_detail
+
+// Prometheus text exposition (format 0.0.4): per-tool counters and latency histograms, then the
+// transport's own counters.
+inline std::string metrics_text(const server& srv, const transport_stats& stats, std::size_t sessions_open) {
+  namespace md = metrics_detail;
+  std::vector<std::pair<std::string, tool_metrics>> tools;
+  for (const auto& name : srv.tool_names()) {
+    try {
+      tools.emplace_back(name, srv.metrics(name));
+    } catch (const std::out_of_range&) {
+      // removed meanwhile
+    }
+  }
+  std::ostringstream out;
+  auto counter = [&](const char* name, const char* help, auto field) {
+    out << "# HELP " << name << ' ' << help << "\n# TYPE " << name << " counter\n";
+    for (const auto& [tool, m] : tools) out << name << "{tool=\"" << md::label(tool) << "\"} " << field(m) << '\n';
+  };
+  counter("mcp_tool_calls_total", "Tool calls.", [](const tool_metrics& m) { return m.calls; });
+  counter("mcp_tool_errors_total", "Tool calls that returned isError.", [](const tool_metrics& m) { return m.errors; });
+  counter("mcp_tool_validation_failures_total", "Tool calls refused because the arguments broke the schema.",
+          [](const tool_metrics& m) { return m.validation_failures; });
+  counter("mcp_tool_coercions_total", "Argument values fixed by the coercion policy.",
+          [](const tool_metrics& m) { return m.coercions; });
+
+  out << "# HELP mcp_tool_latency_seconds Tool call latency.\n# TYPE mcp_tool_latency_seconds histogram\n";
+  for (const auto& [tool, m] : tools) {
+    const std::string l = md::label(tool);
+    std::uint64_t cumulative = 0;
+    for (std::size_t i = 0; i < tool_metrics::bucket_bounds_us.size(); ++i) {
+      cumulative += m.latency_buckets[i];
+      out << "mcp_tool_latency_seconds_bucket{tool=\"" << l << "\",le=\""
+          << md::seconds(tool_metrics::bucket_bounds_us[i]) << "\"} " << cumulative << '\n';
+    }
+    out << "mcp_tool_latency_seconds_bucket{tool=\"" << l << "\",le=\"+Inf\"} " << m.latency_count << '\n';
+    out << "mcp_tool_latency_seconds_sum{tool=\"" << l << "\"} " << md::seconds(m.latency_sum_us) << '\n';
+    out << "mcp_tool_latency_seconds_count{tool=\"" << l << "\"} " << m.latency_count << '\n';
+  }
+
+  out << "# HELP mcp_http_connections_total Connections accepted.\n# TYPE mcp_http_connections_total counter\n"
+      << "mcp_http_connections_total " << stats.connections_total.load() << '\n';
+  out << "# HELP mcp_http_connections_open Connections open now.\n# TYPE mcp_http_connections_open gauge\n"
+      << "mcp_http_connections_open " << stats.connections_open.load() << '\n';
+  out << "# HELP mcp_http_responses_total Responses sent, by status.\n# TYPE mcp_http_responses_total counter\n";
+  for (const auto& [status, n] : stats.statuses()) out << "mcp_http_responses_total{status=\"" << status << "\"} " << n << '\n';
+  out << "# HELP mcp_http_sessions_open MCP sessions open now.\n# TYPE mcp_http_sessions_open gauge\n"
+      << "mcp_http_sessions_open " << sessions_open << '\n';
+  return out.str();
+}
+
+// ---- the endpoint ----------------------------------------------------------------------------
+
+class endpoint {
+ public:
+  endpoint(server& srv, endpoint_config config, session_table& sessions, transport_stats& stats, executor run)
+      : srv_(srv), config_(std::move(config)), sessions_(sessions), stats_(stats), run_(std::move(run)) {}
+
+  // One complete request; the answer goes to `ex`, now or later. Called on an io thread.
+  void handle(const request& req, const std::shared_ptr<exchange>& ex) {
+    const std::string_view path = req.path();
+    if (config_.validate_origin) {
+      if (!host_allowed(req.headers))
+        return ex->respond(rpc_error_response(403, -32000, "Forbidden: Host header not allowed"));
+      if (!origin_allowed(req.headers))
+        return ex->respond(rpc_error_response(403, -32000, "Forbidden: Origin not allowed"));
+    }
+    if (!config_.protected_resource_metadata.is_null() && is_metadata_path(path)) {
+      if (req.method != "GET" && req.method != "HEAD") return method_not_allowed(ex, "GET");
+      return ex->respond(json_response(200, config_.protected_resource_metadata));
+    }
+    if (config_.metrics && path == "/metrics") {
+      if (!admitted(req, ex)) return;
+      if (req.method != "GET" && req.method != "HEAD") return method_not_allowed(ex, "GET");
+      response r;
+      r.headers.add("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+      r.body = metrics_text(srv_, stats_, sessions_.size());
+      return ex->respond(std::move(r));
+    }
+    if (path != config_.path) return ex->respond(text_response(404, "not found"));
+    if (!admitted(req, ex)) return;
+    if (req.method == "POST") return post(req, ex);
+    if (req.method == "GET" && !config_.stateless && config_.get_stream) return get(req, ex);
+    if (req.method == "DELETE" && !config_.stateless) return remove(req, ex);
+    method_not_allowed(ex, allowed_methods());
+  }
+
+ private:
+  // ---- checks ----
+
+  bool host_allowed(const header_map& h) const {
+    const auto host = h.get("Host");
+    if (!host) return true;  // HTTP/1.0 without Host: no browser sends that
+    const auto parsed = parse_host(*host);
+    if (!parsed) return false;
+    if (is_loopback_host(parsed->host)) return true;
+    for (const auto& allowed : config_.allowed_hosts)
+      if (iequals(allowed, *host) || iequals(allowed, parsed->host)) return true;
+    return false;
+  }
+
+  bool origin_allowed(const header_map& h) const {
+    const auto origin = h.get("Origin");
+    if (!origin) return true;  // not a browser
+    if (is_local_origin(*origin)) return true;
+    for (const auto& allowed : config_.allowed_origins)
+      if (iequals(allowed, *origin)) return true;
+    return false;
+  }
+
+  bool is_metadata_path(std::string_view path) const {
+    constexpr std::string_view base = "/.well-known/oauth-protected-resource";
+    // RFC 9728 §3.1: the resource's path may follow the well-known name.
+    return path == base || (path.size() > base.size() && path.substr(0, base.size()) == base && path[base.size()] == '/');
+  }
+
+  bool admitted(const request& req, const std::shared_ptr<exchange>& ex) {
+    if (!config_.authorize) return true;
+    std::optional<std::string> refusal;
+    try {
+      refusal = config_.authorize(req.method, req.path(), req.headers.get("Authorization"));
+    } catch (const std::exception& e) {
+      srv_.log_diagnostic(std::string("http: the authorize hook threw: ") + e.what());
+      ex->respond(rpc_error_response(500, -32603, "Internal error"));
+      return false;
+    }
+    if (!refusal) return true;
+    response r = rpc_error_response(401, -32000, "Unauthorized");
+    r.headers.add("WWW-Authenticate", refusal->empty() ? std::string("Bearer") : *refusal);
+    ex->respond(std::move(r));
+    return false;
+  }
+
+  std::string allowed_methods() const {
+    if (config_.stateless) return "POST";
+    return config_.get_stream ? "GET, POST, DELETE" : "POST, DELETE";
+  }
+
+  void method_not_allowed(const std::shared_ptr<exchange>& ex, std::string_view allow) {
+    response r = rpc_error_response(405, -32000, "Method not allowed");
+    r.headers.add("Allow", allow);
+    ex->respond(std::move(r));
+  }
+
+  // The MCP-Protocol-Version header: absent is fine (2025-03-26 is assumed), any supported version
+  // is fine (not only the negotiated one: clients send others), anything else is 400.
+  bool version_ok(const request& req, const std::shared_ptr<exchange>& ex, std::optional<std::string>& header) {
+    const auto v = req.headers.get("MCP-Protocol-Version");
+    if (!v) return true;
+    if (is_supported_protocol_version(*v)) {
+      header = std::string(*v);
+      return true;
+    }
+    std::string supported;
+    for (auto known : protocol_versions) supported += (supported.empty() ? "" : ", ") + std::string(known);
+    ex->respond(rpc_error_response(400, -32000,
+                                   "Bad Request: Unsupported protocol version: " + std::string(*v) +
+                                       " (supported versions: " + supported + ")"));
+    return false;
+  }
+
+  // The session a request names: 400 without the header, 404 when unknown or ended.
+  std::shared_ptr<http_session> named_session(const request& req, const std::shared_ptr<exchange>& ex) {
+    const auto id = req.headers.get("Mcp-Session-Id");
+    if (!id) {
+      ex->respond(rpc_error_response(400, -32000, "Bad Request: Mcp-Session-Id header is required"));
+      return nullptr;
+    }
+    auto s = sessions_.find(*id);
+    if (!s) ex->respond(rpc_error_response(404, -32001, "Session not found"));
+    return s;
+  }
+
+  // ---- POST: one JSON-RPC message ----
+
+  void post(const request& req, const std::shared_ptr<exchange>& ex) {
+    const auto accept = parse_accept(req.headers);
+    if (!accept.json || !accept.event_stream)
+      return ex->respond(rpc_error_response(
+          406, -32000, "Not Acceptable: Client must accept both application/json and text/event-stream"));
+    const auto content_type = req.headers.get("Content-Type");
+    if (!content_type || !is_json_content_type(*content_type))
+      return ex->respond(
+          rpc_error_response(415, -32000, "Unsupported Media Type: Content-Type must be application/json"));
+    incoming in{read_tool_call(req.body, srv_.options().max_json_depth), nullptr, req.body};
+    if (in.call && srv_.options().serve_stateless && header_claims_modern(req)) in.call.reset();  // a malformed 2026 request
+    if (!in.call) {
+      switch (read_json(req.body, in.message, srv_.options().max_json_depth)) {
+        case read_result::ok: break;
+        case read_result::too_deep: return ex->respond(json_response(400, srv_.too_deep_error()));
+        case read_result::invalid:
+          return ex->respond(rpc_error_response(400, error_code::parse_error, "Parse error: the body is not valid JSON"));
+      }
+      if (in.message.is_array())
+        return ex->respond(rpc_error_response(400, error_code::invalid_request,
+                                              "Invalid request: batch arrays are not supported; send one message per POST"));
+      if (srv_.options().serve_stateless && is_stateless_era(req, in.message))
+        return post_stateless_era(req, ex, std::move(in.message));
+    }
+
+    std::optional<std::string> version;
+    if (!version_ok(req, ex, version)) return;
+
+    const bool is_request = in.is_request();
+    const bool is_initialize = in.is_initialize();
+
+    if (config_.stateless) return post_stateless(ex, std::move(in), is_request, is_initialize, version);
+
+    std::shared_ptr<http_session> owner;
+    post_reply::setup setup;
+    if (!req.headers.contains("Mcp-Session-Id") && is_initialize) {
+      owner = sessions_.create();
+      if (!owner) {
+        response r = rpc_error_response(503, -32000, "Service Unavailable: too many sessions; try again later");
+        r.headers.add("Retry-After", "5");
+        return ex->respond(std::move(r));
+      }
+      // The id goes out only with a successful InitializeResult; a failed initialize leaves no session.
+      setup.on_json = [table = &sessions_, id = owner->id()](const json* error, response& head) {
+        if (!error) head.headers.set("Mcp-Session-Id", id);
+        else table->remove(id);
+      };
+    } else {
+      owner = named_session(req, ex);
+      if (!owner) return;
+    }
+    owner->touch();
+
+    if (!is_request) return post_no_reply(ex, owner->core(), std::move(in.message));
+    setup.ex = ex;
+    setup.owner = owner;
+    setup.core = owner->core();
+    setup.header_version = version.value_or(std::string(assumed_version));
+    setup.retry_ms = config_.retry_ms;
+    setup.replay_events = config_.replay_events;
+    std::move(in).deliver(srv_, owner->core(), std::make_shared<post_reply>(std::move(setup)));
+  }
+
+  // One POSTed message: the usual tools/call as read_tool_call read it, without a tree (the core
+  // then runs it from the text), or any other message, parsed whole.
+  struct incoming {
+    std::optional<tool_call> call;
+    json message;
+    std::string_view text;
+
+    bool is_request() const { return call || (message.is_object() && message.contains("method") && message.contains("id")); }
+    bool is_initialize() const {
+      if (call || !is_request()) return false;
+      const auto method = message.find("method");
+      return *method == "initialize";
+    }
+    void deliver(server& srv, const std::shared_ptr<session>& core, std::shared_ptr<outbound> reply) && {
+      if (call)
+        srv.handle_call(core, std::move(*call), text, std::move(reply));
+      else
+        srv.handle(core, std::move(message), std::move(reply));
+    }
+  };
+
+  // Notifications and responses: 202 when accepted, 400 with the core's error otherwise.
+  void post_no_reply(const std::shared_ptr<exchange>& ex, const std::shared_ptr<session>& core, json message) {
+    auto capture = std::make_shared<capture_outbound>();
+    srv_.handle(core, std::move(message), capture);
+    if (auto error = capture->first()) return ex->respond(json_response(400, *error));
+    response r;
+    r.status = 202;
+    ex->respond(std::move(r));
+  }
+
+  // A fresh session per POST. Requests other than initialize run as if initialized with the
+  // header's version (else the latest), with no client capabilities known.
+  void post_stateless(const std::shared_ptr<exchange>& ex, incoming in, bool is_request, bool is_initialize,
+                      const std::optional<std::string>& header_version) {
+    auto core = std::make_shared<session>(std::make_shared<discard_outbound>(), run_);
+    if (!is_initialize) {
+      client_state client;
+      client.protocol_version = header_version.value_or(std::string(latest_protocol_version));
+      client.sessionless = true;
+      core->set_initialized(std::move(client));
+    }
+    if (!is_request) return post_no_reply(ex, core, std::move(in.message));
+    post_reply::setup setup;
+    setup.ex = ex;
+    setup.core = core;
+    setup.header_version = header_version.value_or(std::string(assumed_version));
+    setup.replay_events = config_.replay_events;
+    std::move(in).deliver(srv_, core, std::make_shared<post_reply>(std::move(setup)));
+  }
+
+  // ---- POST of the 2026-07-28 era: every request on its own ----
+
+  // The body decides (a version claim in params._meta); a 2026-07-28 header without the claim is a
+  // malformed 2026 request, never silently a 2025 one.
+  static bool is_stateless_era(const request& req, const json& message) {
+    if (!message.is_object()) return false;
+    if (auto params = message.find("params"); params != message.end() && claims_stateless(*params)) return true;
+    return message.contains("method") && header_claims_modern(req);
+  }
+  static bool header_claims_modern(const request& req) {
+    const auto header = req.headers.get("MCP-Protocol-Version");
+    return header && (is_modern_protocol_version(*header) || (!is_supported_protocol_version(*header) && *header >= "2026-07-28"));
+  }
+
+  // 2026-07-28 answers errors of the envelope and headers with HTTP statuses.
+  static int status_for(int code) {
+    switch (code) {
+      case error_code::header_mismatch:
+      case error_code::missing_required_client_capability:
+      case error_code::unsupported_protocol_version:
+        return 400;
+      case error_code::method_not_found:
+        return 404;
+      default:
+        return 200;
+    }
+  }
+
+  // The checks in the order the spec gives: _meta (400, -32602), headers against the body (400,
+  // -32020), version (400, -32022), method (404, -32601); then the request runs in a session of its
+  // own that ends with it. The client closing the response stream cancels the request.
+  void post_stateless_era(const request& req, const std::shared_ptr<exchange>& ex, json message) {
+    auto refuse = [&](int status, const json& id, int code, const std::string& text, const json& data = nullptr) {
+      ex->respond(json_response(status, jsonrpc::error(id, code, text, data)));
+    };
+    const auto method = message.find("method");
+    if (method == message.end() || !method->is_string())
+      return refuse(400, message.value("id", json()), error_code::invalid_request,
+                    "Invalid request: a 2026-07-28 client sends requests and notifications only");
+    auto id = message.find("id");
+    if (id == message.end()) {  // a notification: nothing for it to do over HTTP in this era
+      response r;
+      r.status = 202;
+      return ex->respond(std::move(r));
+    }
+    if (!jsonrpc::is_valid_id(*id))
+      return refuse(400, nullptr, error_code::invalid_request, "Invalid request: \"id\" must be a string or an integer");
+    const std::string name = method->get<std::string>();
+    if (!message.contains("params")) message["params"] = json::object();
+    const json& params = message["params"];
+
+    auto refusal = srv_.check_stateless_request(name, params);
+    if (refusal && refusal->code() == error_code::invalid_params) return refuse(400, *id, refusal->code(), refusal->what(), refusal->data());
+
+    const std::string& body_version = params["_meta"][meta_protocol_version].get_ref<const std::string&>();
+    const auto header_version = req.headers.get("MCP-Protocol-Version");
+    if (!header_version)
+      return refuse(400, *id, error_code::header_mismatch,
+                    "Header mismatch: the MCP-Protocol-Version header is required and must equal params._meta's \"" +
+                        std::string(meta_protocol_version) + "\"");
+    if (*header_version != body_version)
+      return refuse(400, *id, error_code::header_mismatch,
+                    "Header mismatch: MCP-Protocol-Version '" + std::string(*header_version) +
+                        "' differs from params._meta's '" + body_version + "'");
+    const std::function<std::optional<std::string>(std::string_view)> lookup = [&req](std::string_view lower) -> std::optional<std::string> {
+      if (auto v = req.headers.get(lower)) return std::string(*v);
+      return std::nullopt;
+    };
+    std::vector<header_param> annotated;
+    if (name == "tools/call" && params.contains("name") && params["name"].is_string())
+      annotated = srv_.tool_header_params(params["name"].get_ref<const std::string&>());
+    if (auto why = check_standard_headers(lookup, message, annotated))
+      return refuse(400, *id, error_code::header_mismatch, "Header mismatch: " + *why);
+    if (refusal) return refuse(status_for(refusal->code()), *id, refusal->code(), refusal->what(), refusal->data());
+
+    auto core = std::make_shared<session>(std::make_shared<discard_outbound>(), run_);
+    ex->on_disconnect([weak = std::weak_ptr<session>(core)] {
+      if (auto c = weak.lock()) c->close();
+    });
+    post_reply::setup setup;
+    setup.ex = ex;
+    setup.core = core;
+    setup.header_version = body_version;
+    setup.replay_events = config_.replay_events;
+    setup.on_json = [](const json* error, response& head) {
+      if (error && error->is_object()) head.status = status_for(error->value("code", 0));
+    };
+    srv_.handle(core, std::move(message), std::make_shared<post_reply>(std::move(setup)));
+  }
+
+  // ---- GET: the session's stream, or a resumed one ----
+
+  void get(const request& req, const std::shared_ptr<exchange>& ex) {
+    if (!parse_accept(req.headers).event_stream)
+      return ex->respond(rpc_error_response(406, -32000, "Not Acceptable: Client must accept text/event-stream"));
+    std::optional<std::string> version;
+    if (!version_ok(req, ex, version)) return;
+    auto owner = named_session(req, ex);
+    if (!owner) return;
+    owner->touch();
+
+    std::shared_ptr<event_stream> stream = owner->standalone();
+    std::optional<std::uint64_t> after;
+    if (const auto last = last_event_id(req.headers)) {
+      if (auto resumed = owner->find_stream(last->first)) {
+        stream = std::move(resumed);
+        after = last->second;
+      }
+    }
+    const std::string negotiated = owner->core()->client().protocol_version;
+    const bool prime = !after && supports_priming(negotiated.empty() ? version.value_or(std::string(assumed_version)) : negotiated);
+    response head;
+    head.status = 200;
+    if (stream->attach(ex, std::move(head), after, prime, config_.retry_ms) == event_stream::attach_result::busy)
+      ex->respond(rpc_error_response(409, -32000, "Conflict: this stream already has a client"));
+  }
+
+  // ---- DELETE: end the session ----
+
+  void remove(const request& req, const std::shared_ptr<exchange>& ex) {
+    std::optional<std::string> version;
+    if (!version_ok(req, ex, version)) return;
+    const auto id = req.headers.get("Mcp-Session-Id");
+    if (!id) return ex->respond(rpc_error_response(400, -32000, "Bad Request: Mcp-Session-Id header is required"));
+    if (!sessions_.remove(*id)) return ex->respond(rpc_error_response(404, -32001, "Session not found"));
+    response r;
+    r.status = 204;
+    ex->respond(std::move(r));
+  }
+
+  server& srv_;
+  const endpoint_config config_;
+  session_table& sessions_;
+  transport_stats& stats_;
+  executor run_;
+  // What the spec says to assume of a client that sends no MCP-Protocol-Version.
+  static constexpr std::string_view assumed_version = "2025-03-26";
+};
+
+}  // namespace http
+}  // namespace detail
+}  // namespace v0
+}  // namespace mcp

@@ -1,0 +1,443 @@
+// The stdio transport's machinery: the line writer and the reader that runs quick calls on its own
+// thread. Included by <mcp/transport/stdio.hpp> after stdio_options, which it uses.
+#pragma once
+
+#include <mcp/json/detail/writer.hpp>
+#include <mcp/transport/detail/thread_pool.hpp>
+#include <mcp/core/server.hpp>
+#include <mcp/core/session.hpp>
+
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+
+#include <unistd.h>
+
+namespace mcp {
+inline namespace v0 {
+
+namespace detail {
+
+// A buffer kept per thread for the line being sent: once it has grown, a reply costs no allocation
+// and no copy on its way to write().
+inline std::string& line_buffer() {
+  thread_local std::string text;
+  text.clear();
+  return text;
+}
+
+inline std::string& serialize_line(const json& message) {
+  std::string& text = line_buffer();
+  write_json(message, text);
+  text.push_back('\n');
+  return text;
+}
+
+// Writes each message as one line. Threads that send while another is writing only queue their
+// line; the writing thread then sends everything queued in one write(), so replies that finish
+// together leave together. While held (the reader works through input it already has), lines are
+// queued too, and release() writes them in one go: pipelined requests cost one write() per read()
+// (or per 32 lines of a big chunk).
+// The queue is bounded: when the other side reads too slowly, senders wait for room.
+class fd_writer final : public outbound {
+ public:
+  fd_writer(int fd, std::size_t max_queued) : fd_(fd), max_queued_(max_queued) {}
+  void send(const json& message) override { send_line(serialize_line(message)); }
+  void send_result(const json& id, json result) override {
+    std::string& line = line_buffer();
+    write_response(id, result, line);
+    line.push_back('\n');
+    send_line(line);
+  }
+  void send_result_text(const json& id, std::string_view result) override {
+    std::string& line = line_buffer();
+    write_response_text(id, result, line);
+    line.push_back('\n');
+    send_line(line);
+  }
+
+  void hold() {
+    std::lock_guard lock(mutex_);
+    held_ = true;
+  }
+  // May block while the other side does not read; the stdio reader counts that as busy time.
+  void release() {
+    std::unique_lock lock(mutex_);
+    held_ = false;
+    if (writing_ || queued_.empty()) return;  // a writing thread takes what is queued along
+    writing_ = true;
+    write_queued(lock);
+  }
+
+ private:
+  void send_line(std::string& line) {
+    std::unique_lock lock(mutex_);
+    room_.wait(lock, [&] { return broken_ || !writing_ || queued_.size() < max_queued_; });
+    if (broken_) return;
+    if (writing_ || (held_ && queued_.size() < max_queued_)) {
+      queued_ += line;
+      return;
+    }
+    writing_ = true;
+    if (!queued_.empty()) {  // held lines go first
+      queued_ += line;
+    } else {
+      lock.unlock();
+      const bool ok = write_all(line);
+      lock.lock();
+      if (!ok) broken_ = true;  // the reader went away; there is no one left to tell
+    }
+    if (line.capacity() > (std::size_t{1} << 20)) std::string().swap(line);  // a huge reply leaves no huge buffer
+    write_queued(lock);
+  }
+
+  bool write_all(const std::string& bytes) const {
+    const char* p = bytes.data();
+    std::size_t left = bytes.size();
+    while (left > 0) {
+      ssize_t n = ::write(fd_, p, left);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return false;
+      p += n;
+      left -= static_cast<std::size_t>(n);
+    }
+    return true;
+  }
+
+  // With the lock held and writing_ set; clears writing_.
+  void write_queued(std::unique_lock<std::mutex>& lock) {
+    while (!queued_.empty() && !broken_) {
+      sending_.swap(queued_);
+      room_.notify_all();
+      lock.unlock();
+      const bool ok = write_all(sending_);
+      sending_.clear();
+      if (sending_.capacity() > 2 * max_queued_) std::string().swap(sending_);
+      lock.lock();
+      if (!ok) broken_ = true;
+    }
+    queued_.clear();
+    writing_ = false;
+    room_.notify_all();
+  }
+
+  int fd_;
+  std::size_t max_queued_;
+  std::mutex mutex_;
+  std::condition_variable room_;
+  std::string queued_;
+  std::string sending_;  // the writing thread's batch; keeps its capacity
+  bool writing_ = false;
+  bool held_ = false;
+  bool broken_ = false;
+};
+
+// The reading side of a stdio connection. One thread at a time holds the right to read. Normally
+// that is the serving thread, and it runs each tool call itself: no hand-off to the pool, no
+// wake-up of another thread, one read() per chunk of input and one write() per 32 lines of it. A
+// watchdog makes this safe: when a single call, or a write to a client that does not read, has
+// held the serving thread for a whole `inline_budget`, the watchdog takes over reading and sends
+// later calls to the pool, so ping, cancellation and the client's answers to ctx.ask still get
+// through, and a client that writes without reading cannot lock both sides in write(). The serving
+// thread takes reading back once it is free again.
+class stdio_reader {
+ public:
+  stdio_reader(server& srv, int in_fd, const stdio_options& options, std::shared_ptr<fd_writer> out)
+      : srv_(srv), in_fd_(in_fd), options_(options), out_(std::move(out)), pool_(options.workers),
+        chunk_(new char[chunk_size]) {
+    session_ = std::make_shared<session>(out_, [this](std::function<void()> job) { execute(std::move(job)); });
+  }
+  stdio_reader(const stdio_reader&) = delete;
+  stdio_reader& operator=(const stdio_reader&) = delete;
+
+  // Runs on the calling thread until end of input and the end of in-flight work.
+  int serve() {
+    serving_thread_ = std::this_thread::get_id();
+    watchdog_ = std::thread([this] { watch(); });
+    for (;;) {
+      if (read_loop(holder::serving)) {
+        end_of_input();
+        break;
+      }
+      std::unique_lock lock(mutex_);
+      serving_waiting_ = true;
+      serving_cv_.wait(lock, [&] { return holder_ == holder::serving || done_; });
+      serving_waiting_ = false;
+      lost_ = false;
+      if (done_) break;
+    }
+    if (watchdog_.joinable()) watchdog_.join();
+    pool_.join();
+    return 0;
+  }
+
+ private:
+  static constexpr std::size_t chunk_size = 65536;
+  // Most lines whose replies wait for one write().
+  static constexpr int lines_per_write = 32;
+  enum class holder { serving, watchdog };
+
+  // How long the serving thread may be busy (in a call or a write) before the watchdog reads.
+  std::chrono::microseconds tick() const {
+    return options_.inline_budget.count() > 0 ? options_.inline_budget : std::chrono::milliseconds(1);
+  }
+
+  // The session's executor.
+  void execute(std::function<void()> job) {
+    // Only the serving thread, while it reads, runs calls itself; the thread id is checked first
+    // because inline_allowed_ belongs to that thread.
+    if (std::this_thread::get_id() != serving_thread_ || !inline_allowed_) return pool_.post(std::move(job));
+    inline_allowed_ = false;  // anything the call dispatches itself goes to the pool
+    busy(true);
+    job();
+    busy(false);
+  }
+
+  // Reads and handles lines while this thread holds the right to read. True at end of input;
+  // false when the right went to the other thread.
+  bool read_loop(holder me) {
+    for (;;) {
+      if (me == holder::watchdog) {
+        std::lock_guard lock(mutex_);
+        if (serving_waiting_) {  // its call is over: reading goes back to the serving thread
+          holder_ = holder::serving;
+          serving_cv_.notify_one();
+          return false;
+        }
+      }
+      if (rest_.empty() && !fill()) return true;
+      if (me == holder::watchdog) {
+        if (!drain(me)) return false;
+        continue;
+      }
+      // Replies to the lines of this chunk leave together, once it is done (or handed over), in
+      // writes of at most lines_per_write replies.
+      out_->hold();
+      bool kept = false;
+      try {
+        kept = drain(me);
+      } catch (...) {
+        out_->release();
+        throw;
+      }
+      if (!kept) {
+        out_->release();
+        return false;
+      }
+      if (!flush()) return false;
+    }
+  }
+
+  // Writes what the chunk's lines produced. A write blocks while the client does not read, and a
+  // client may be blocked writing to us meanwhile: past the budget the watchdog reads in our place,
+  // as for a long call. False when it did.
+  bool flush() {
+    held_lines_ = 0;
+    busy(true);
+    out_->release();
+    return busy(false);
+  }
+
+  // Marks the serving thread in (or out of) a call or a write, for the watchdog. Leaving returns
+  // false when the watchdog took over reading meanwhile.
+  bool busy(bool entering) {
+    std::lock_guard lock(mutex_);
+    if (entering) {
+      in_call_ = true;
+      ++calls_;
+      if (watchdog_resting_) {
+        watchdog_resting_ = false;
+        watch_cv_.notify_one();
+      }
+      return true;
+    }
+    in_call_ = false;
+    lost_ = holder_ != holder::serving;
+    return !lost_;
+  }
+
+  // Reads the next chunk into rest_. False at end of input (or a read error).
+  bool fill() {
+    if (at_end_) return false;
+    ssize_t n;
+    do n = ::read(in_fd_, chunk_.get(), chunk_size);
+    while (n < 0 && errno == EINTR);
+    if (n <= 0) {
+      at_end_ = true;
+      if (skipping_ || partial_.empty()) return false;
+      // A last message without its newline is still a message.
+      last_line_ = std::move(partial_);
+      partial_.clear();
+      last_line_.push_back('\n');
+      rest_ = last_line_;
+      return true;
+    }
+    rest_ = std::string_view(chunk_.get(), static_cast<std::size_t>(n));
+    return true;
+  }
+
+  // Handles every complete line in rest_ and keeps an incomplete one in partial_. False when the
+  // serving thread lost the right to read during a call.
+  bool drain(holder me) {
+    while (!rest_.empty()) {
+      auto nl = rest_.find('\n');
+      if (skipping_) {  // inside a line that was too long: drop bytes until its newline
+        if (nl == std::string_view::npos) {
+          rest_ = {};
+          break;
+        }
+        skipping_ = false;
+        rest_.remove_prefix(nl + 1);
+        continue;
+      }
+      if (nl == std::string_view::npos) {
+        if (partial_.size() + rest_.size() > options_.max_message_bytes) {
+          partial_.clear();
+          partial_.shrink_to_fit();
+          skipping_ = true;
+          refuse_long_line();
+        } else {
+          partial_.append(rest_);
+        }
+        rest_ = {};
+        break;
+      }
+      std::string_view line = rest_.substr(0, nl);
+      rest_.remove_prefix(nl + 1);  // before handling: whoever reads next starts after this line
+      if (partial_.size() + line.size() > options_.max_message_bytes) {
+        partial_.clear();
+        refuse_long_line();
+        continue;
+      }
+      std::string joined;  // on this thread's stack: the other thread may read on meanwhile
+      if (!partial_.empty()) {
+        joined = std::move(partial_);
+        partial_.clear();
+        joined.append(line);
+        line = joined;
+      }
+      if (!handle_line(line, me)) return false;
+    }
+    return true;
+  }
+
+  bool handle_line(std::string_view line, holder me) {
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.find_first_not_of(" \t") == std::string_view::npos) return true;
+    if (me != holder::serving) {
+      srv_.handle_text(session_, line);
+      return true;
+    }
+    inline_allowed_ = options_.inline_budget.count() > 0;  // the serving thread's own flag
+    srv_.handle_text(session_, line);
+    inline_allowed_ = false;
+    if (lost_) return false;
+    if (++held_lines_ < lines_per_write) return true;
+    // A big chunk's first replies leave before its last lines are handled, so the client reads
+    // and sends more while we work on: both sides stay busy (a pipelining client at 64 in flight
+    // got 30% more calls through than with one write per chunk).
+    if (!flush()) return false;
+    out_->hold();
+    return true;
+  }
+
+  void refuse_long_line() {
+    out_->send(jsonrpc::error(nullptr, error_code::invalid_request,
+                              "Invalid request: message longer than the limit of " +
+                                  std::to_string(options_.max_message_bytes) + " bytes; it was skipped"));
+  }
+
+  // Listen streams end at once (nothing more can be asked for them); other in-flight requests get
+  // the grace period, then whatever is left is cancelled.
+  void end_of_input() {
+    srv_.end_listeners(session_.get());
+    const auto deadline = std::chrono::steady_clock::now() + options_.shutdown_grace;
+    while (session_->requests_in_flight() > 0 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    session_->close();
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    serving_cv_.notify_all();
+    watch_cv_.notify_all();
+  }
+
+  // The watchdog: ticks once per budget while calls run on the serving thread, rests when there
+  // have been none for a hundred ticks (an idle server wakes no one).
+  void watch() {
+    std::unique_lock lock(mutex_);
+    int quiet = 0;
+    while (!done_) {
+      if (watchdog_resting_) {
+        watch_cv_.wait(lock, [&] { return !watchdog_resting_ || done_; });
+        quiet = 0;
+        continue;
+      }
+      const std::uint64_t before = calls_;
+      const bool was_in_call = in_call_;
+      const auto until = std::chrono::steady_clock::now() + tick();
+      watch_cv_.wait_until(lock, until, [&] { return done_; });
+      if (done_) break;
+      if (was_in_call && in_call_ && calls_ == before) {
+        // One call has held the serving thread for a whole budget: read in its place. The chunk
+        // it was reading from stays alive (retired) while that call is still on its stack.
+        holder_ = holder::watchdog;
+        retired_chunk_ = std::move(chunk_);
+        chunk_.reset(new char[chunk_size]);
+        lock.unlock();
+        out_->release();  // what the serving thread held back goes now; the long call may be waiting on it
+        const bool ended = read_loop(holder::watchdog);
+        if (ended) end_of_input();
+        lock.lock();
+        quiet = 0;
+        continue;
+      }
+      quiet = calls_ == before && !in_call_ ? quiet + 1 : 0;
+      if (quiet >= 100) watchdog_resting_ = true;
+    }
+  }
+
+  server& srv_;
+  int in_fd_;
+  const stdio_options& options_;
+  std::shared_ptr<fd_writer> out_;
+  thread_pool pool_;
+  std::shared_ptr<session> session_;
+
+  // Owned by whichever thread holds the right to read.
+  std::unique_ptr<char[]> chunk_, retired_chunk_;
+  std::string_view rest_;  // read but not yet handled
+  std::string partial_;    // the start of a line whose newline has not arrived yet
+  std::string last_line_;
+  bool skipping_ = false;
+  bool at_end_ = false;
+
+  // The serving thread's own.
+  std::thread::id serving_thread_;
+  bool inline_allowed_ = false;
+  bool lost_ = false;
+  int held_lines_ = 0;  // lines handled since the last write
+
+  std::mutex mutex_;  // guards what follows
+  std::condition_variable serving_cv_, watch_cv_;
+  holder holder_ = holder::serving;
+  bool in_call_ = false;
+  std::uint64_t calls_ = 0;
+  bool serving_waiting_ = false;
+  bool watchdog_resting_ = false;
+  bool done_ = false;
+  std::thread watchdog_;
+};
+
+}  // namespace detail
+
+}  // namespace v0
+}  // namespace mcp

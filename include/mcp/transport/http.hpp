@@ -1,0 +1,113 @@
+// The Streamable HTTP transport (MCP 2025-11-25) on standalone asio: one endpoint that takes
+// JSON-RPC messages by POST and answers with JSON or an SSE stream, a GET stream for messages the
+// server starts, sessions, resumable streams, and the checks the spec asks for (Origin, Host,
+// Accept, Content-Type, MCP-Protocol-Version). Opt-in: mcp.hpp does not include it.
+//
+//   mcp::http::options opts;
+//   opts.port = 8080;
+//   return mcp::http::serve(srv, opts);  // until SIGINT or SIGTERM
+//
+// Where the spec leaves the choice open:
+// - max_sessions reached: a new initialize gets 503 (idle sessions are expired first); no live
+//   session is evicted.
+// - One GET stream per session at a time: a second concurrent GET gets 409.
+// - DELETE answers 204; the id is then unknown (404).
+// - A request whose handler sends nothing before its response gets application/json; the first
+//   message that is not its response switches the reply to SSE.
+// - SSE streams of sessions on 2025-11-25 or later start with a priming event and carry `retry`;
+//   ctx.close_stream() is honoured only there (older clients could not resume).
+// - A request that ends without a response (it was cancelled) gets an SSE stream that ends empty.
+// - Stateless mode: no session ids, GET and DELETE answer 405, each POST runs on a fresh session,
+//   initialized from the MCP-Protocol-Version header (else the latest version).
+#pragma once
+
+#include <mcp/transport/detail/http_parser.hpp>
+#include <mcp/json/json.hpp>
+#include <mcp/core/server.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace mcp {
+inline namespace v0 {
+namespace detail {
+namespace http {
+class listener_impl;
+}
+}  // namespace detail
+
+namespace http {
+
+// What the auth hook sees of a request.
+struct auth_request {
+  std::string_view method, path;
+  std::optional<std::string_view> authorization;  // the Authorization header
+};
+
+struct auth_result {
+  bool allowed = true;
+  std::string www_authenticate;  // WWW-Authenticate value when refused (401); empty: "Bearer"
+};
+
+struct options {
+  std::string host = "127.0.0.1";            // bind address; never 0.0.0.0 by default
+  unsigned short port = 8080;                 // 0 = any free port (read it back from listener::port())
+  std::string path = "/mcp";
+  std::size_t io_threads = 1;                 // threads serving the sockets, and quick handlers
+  std::size_t workers = 4;                    // most handlers running at once; more wait their turn
+  // A handler runs on the io thread that read its request (no hand-off). Once every io thread has
+  // been in one handler for this long, another thread is added, so sockets are always served.
+  std::chrono::microseconds inline_budget = std::chrono::milliseconds(1);
+  bool stateless = false;                     // no sessions: every POST is self-contained
+  bool get_stream = true;                     // false -> GET answers 405
+  std::chrono::seconds session_idle_timeout{1800};
+  std::size_t max_sessions = 10000;           // beyond: a new initialize gets 503
+  std::size_t replay_events = 256;            // kept per stream for Last-Event-ID
+  std::chrono::milliseconds retry{1000};      // SSE retry field for 2025-11-25 sessions
+  bool validate_origin = true;                // Origin/Host DNS-rebinding checks (403)
+  std::vector<std::string> allowed_origins;   // in addition to loopback origins, e.g. "https://app.example"
+  std::vector<std::string> allowed_hosts;     // in addition to loopback hosts, e.g. "mcp.example:8080"
+  detail::http::http_limits limits;           // 431/413/414 limits; chunk extensions (400)
+  std::chrono::seconds read_timeout{30};      // a request must arrive whole within this
+  std::chrono::seconds idle_timeout{120};     // keep-alive connection idle limit
+  std::function<auth_result(const auth_request&)> authorize;  // null = no auth
+  json protected_resource_metadata = nullptr; // served at /.well-known/oauth-protected-resource when set
+  bool metrics = false;                       // GET /metrics in Prometheus text format
+};
+
+// Binds in the constructor (std::system_error naming the address when it cannot), serves on run().
+// Destroy it only after run() has returned (or was never called).
+class listener {
+ public:
+  listener(mcp::server& srv, options opts);
+  ~listener();
+  listener(const listener&) = delete;
+  listener& operator=(const listener&) = delete;
+
+  unsigned short port() const;
+  void run();   // blocks until stop(); runs io_threads threads (this one included)
+  void stop();  // thread-safe, also before run(); closes sessions and connections; run() returns
+
+ private:
+  std::shared_ptr<detail::http::listener_impl> impl_;
+};
+
+// A listener run until SIGINT or SIGTERM. Returns the process exit code (1 when it cannot bind).
+int serve(mcp::server& srv, options opts);
+
+// "127.0.0.1:8080", "[::1]:9000", "localhost:0" -> {host, port} (IPv6 without brackets);
+// nullopt for anything else.
+std::optional<std::pair<std::string, unsigned short>> parse_host_port(std::string_view text);
+
+}  // namespace http
+}  // namespace v0
+}  // namespace mcp
+
+#include <mcp/transport/detail/http_server.hpp>

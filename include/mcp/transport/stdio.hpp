@@ -1,0 +1,51 @@
+// The stdio transport: newline-delimited JSON-RPC on stdin/stdout (or any pair of file
+// descriptors). Nothing but protocol messages is ever written to the output; diagnostics go to stderr.
+#pragma once
+
+#include <mcp/core/server.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <cstddef>
+#include <memory>
+
+#include <unistd.h>
+
+namespace mcp {
+inline namespace v0 {
+
+struct stdio_options {
+  std::size_t workers = 4;                        // threads that run tool calls and other slow handlers
+  std::size_t max_message_bytes = 64 * 1024 * 1024;  // longer lines are refused and skipped
+  // Replies waiting for a client that reads its output slowly; beyond this, handlers wait to send.
+  std::size_t max_queued_output = 16 * 1024 * 1024;
+  // At end of input, in-flight requests get this long to finish before they are cancelled.
+  std::chrono::milliseconds shutdown_grace = std::chrono::seconds(10);
+  // A tool call runs on the thread that reads the input (no hand-off, no wake-up) until it has
+  // taken this long; then another thread takes over reading, so ping and cancellation are still
+  // answered. Zero: every call goes to the worker pool.
+  std::chrono::microseconds inline_budget = std::chrono::milliseconds(1);
+};
+
+}  // namespace v0
+}  // namespace mcp
+
+#include <mcp/transport/detail/stdio_io.hpp>
+
+namespace mcp {
+inline namespace v0 {
+
+// Serves one client over a pair of file descriptors until end of input. Returns 0 on a clean end.
+inline int serve_stream(server& srv, int in_fd, int out_fd, stdio_options options = {}) {
+  detail::stdio_reader reader(srv, in_fd, options, std::make_shared<detail::fd_writer>(out_fd, options.max_queued_output));
+  return reader.serve();
+}
+
+// Serves one client on stdin/stdout. Returns the process exit code.
+inline int serve_stdio(server& srv, stdio_options options = {}) {
+  std::signal(SIGPIPE, SIG_IGN);  // a client that closes our stdout must not kill us mid-write
+  return serve_stream(srv, STDIN_FILENO, STDOUT_FILENO, options);
+}
+
+}  // namespace v0
+}  // namespace mcp
