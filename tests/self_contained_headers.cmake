@@ -1,4 +1,4 @@
-# Compiles one public header on its own (-fsyntax-only, warnings are errors), so each includes what it uses.
+# Compiles one header on its own (-fsyntax-only, warnings are errors), so each includes what it uses.
 # Run with: cmake -DCXX=<compiler> -DINCLUDE_DIR=<repo>/include -DHEADER=mcp/x.hpp -DFLAGS="..." -DWORK_DIR=<dir> -P this-file
 separate_arguments(flags UNIX_COMMAND "${FLAGS}")
 string(MAKE_C_IDENTIFIER "${HEADER}" stem)

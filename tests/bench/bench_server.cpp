@@ -8,7 +8,7 @@
 #include "../../examples/notes/main.cpp"
 #undef main
 
-#if __has_include(<mcp/transport/detail/http_server.hpp>)
+#if __has_include(<mcp/transport/http.hpp>)
 #include <mcp/transport/http.hpp>
 #define MCP_BENCH_HAVE_HTTP 1
 #else

@@ -1,6 +1,6 @@
 // expect:
 // Control case: correct use must compile, so that the failures above are failures for their reason.
-#include <mcp/schema/reflect.hpp>
+#include <mcp/schema/schema.hpp>
 
 #include <map>
 #include <optional>

@@ -1,5 +1,5 @@
 // expect: a tool handler takes \(\), \(mcp::context&\), \(const In&\) or \(const In&, mcp::context&\)
-#include <mcp/core/server.hpp>
+#include <mcp/tools/tool.hpp>
 
 namespace app {
 struct args {

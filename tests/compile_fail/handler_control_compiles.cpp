@@ -1,6 +1,6 @@
 // expect:
 // Every accepted handler shape compiles (control case for the handler_* cases).
-#include <mcp/core/server.hpp>
+#include <mcp/tools/tool.hpp>
 
 namespace app {
 struct args {

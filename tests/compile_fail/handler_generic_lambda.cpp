@@ -1,6 +1,6 @@
 // expect: Generic lambdas \(auto parameters\) cannot be inspected
 // A tool handler's argument type is its input schema, so it must be spelled out.
-#include <mcp/core/server.hpp>
+#include <mcp/tools/tool.hpp>
 
 int main() {
   mcp::server srv({"s", "1"});

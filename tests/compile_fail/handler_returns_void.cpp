@@ -1,5 +1,5 @@
 // expect: a tool handler must return something
-#include <mcp/core/server.hpp>
+#include <mcp/tools/tool.hpp>
 
 namespace app {
 struct args {

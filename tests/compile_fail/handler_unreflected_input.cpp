@@ -1,5 +1,5 @@
 // expect: the argument type of a tool handler must be a struct declared with MCP_STRUCT
-#include <mcp/core/server.hpp>
+#include <mcp/tools/tool.hpp>
 
 int main() {
   mcp::server srv({"s", "1"});

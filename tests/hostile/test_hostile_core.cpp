@@ -1,7 +1,7 @@
 // Hostile input in process, for the SDK fixes the fuzzers and the hostile suite led to.
 #include "catch.hpp"
 
-#include <mcp/core/server.hpp>
+#include <mcp/tools/tool.hpp>
 #include <mcp/testing.hpp>
 
 #include <cstddef>

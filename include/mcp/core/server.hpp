@@ -313,5 +313,4 @@ class server {
 
 #include <mcp/core/impl/server.ipp>
 #include <mcp/core/impl/stateless.ipp>
-#include <mcp/tools/tool.hpp>  // server::tool()
-#include <mcp/core/impl/features.ipp>  // resources, prompts, completion
+#include <mcp/core/impl/features.ipp>

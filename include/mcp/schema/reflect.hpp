@@ -515,5 +515,3 @@ struct adl_serializer<T, std::enable_if_t<mcp::is_reflected_v<T> || mcp::is_refl
   static void from_json(const json& j, T& value) { value = mcp::decode<T>(j); }
 };
 }  // namespace nlohmann
-
-#include <mcp/schema/schema.hpp>

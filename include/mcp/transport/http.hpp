@@ -110,4 +110,4 @@ std::optional<std::pair<std::string, unsigned short>> parse_host_port(std::strin
 }  // namespace v0
 }  // namespace mcp
 
-#include <mcp/transport/detail/http_server.hpp>
+#include <mcp/transport/impl/http.ipp>

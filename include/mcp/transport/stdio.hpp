@@ -30,7 +30,7 @@ struct stdio_options {
 }  // namespace v0
 }  // namespace mcp
 
-#include <mcp/transport/detail/stdio_io.hpp>
+#include <mcp/transport/impl/stdio.ipp>
 
 namespace mcp {
 inline namespace v0 {

@@ -3,7 +3,6 @@
 
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/core/paging.hpp>
-#include <mcp/core/server.hpp>
 
 #include <algorithm>
 #include <chrono>

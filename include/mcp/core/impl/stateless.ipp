@@ -6,7 +6,6 @@
 #pragma once
 
 #include <mcp/core/detail/stateless_rules.hpp>
-#include <mcp/core/server.hpp>
 
 #include <algorithm>
 #include <string>

@@ -1,3 +1,4 @@
+// Out-of-line bodies of transport/stdio.hpp, included once from its bottom.
 // The stdio transport's machinery: the line writer and the reader that runs quick calls on its own
 // thread. Included by <mcp/transport/stdio.hpp> after stdio_options, which it uses.
 #pragma once

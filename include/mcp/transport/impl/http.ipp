@@ -1,9 +1,9 @@
+// Out-of-line bodies of transport/http.hpp, included once from its bottom.
 // mcp::http::listener and serve(): the acceptor, the io threads, the handler threads, the idle
-// session sweep, and an orderly stop. Connections live in http_server_connection.hpp, the MCP
-// endpoint in http_server_endpoint.hpp, sessions and streams in http_session.hpp.
+// session sweep, and an orderly stop. Connections live in detail/http_connection.hpp, the MCP
+// endpoint in detail/http_endpoint.hpp, sessions and streams in detail/http_session.hpp.
 #pragma once
 
-#include <mcp/transport/http.hpp>
 #include <mcp/transport/detail/http_connection.hpp>
 #include <mcp/transport/detail/http_endpoint.hpp>
 #include <mcp/transport/detail/http_session.hpp>
