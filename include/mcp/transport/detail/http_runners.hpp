@@ -5,19 +5,20 @@
 // sockets served:
 // - At most `workers` handlers run at once; more wait their turn. So io_threads runners are always
 //   free for sockets, timers and pings.
-// - A watchdog adds a runner thread when every live runner has been inside one handler for longer
-//   than `budget`, up to io_threads + workers runners in all. An added runner leaves as soon as no
-//   other runner is held that long any more (or after a second without work): a runner added
-//   because its thread was merely descheduled for a moment must not stay to compete with it.
+// - The watchdog (watchdog.hpp, shared with stdio) adds a runner thread when every live runner has
+//   been inside one handler for longer than `budget`, up to io_threads + workers runners in all. An
+//   added runner leaves as soon as no other runner is held that long any more (or after a second
+//   without work): a runner added because its thread was merely descheduled for a moment must not
+//   stay to compete with it.
+// Threads: post() from any thread; run() once, from the thread that serves; the rest is internal.
 #pragma once
 
 #include <asio/io_context.hpp>
 #include <asio/post.hpp>
 
-#include <atomic>
+#include <mcp/transport/detail/watchdog.hpp>
+
 #include <chrono>
-#include <condition_variable>
-#include <cstdint>
 #include <deque>
 #include <exception>
 #include <functional>
@@ -42,9 +43,11 @@ class runners {
         base_(io_threads == 0 ? 1 : io_threads),
         workers_(workers == 0 ? 1 : workers),
         cap_(base_ + workers_),
-        budget_(budget.count() > 0 ? budget : std::chrono::microseconds(1000)),
         log_(std::move(log)),
-        slots_(new slot[cap_]) {}
+        slots_(new slot[cap_]),
+        watchdog_(cap_, budget) {
+    for (std::size_t i = 0; i < cap_; ++i) slots_[i].index = i;
+  }
   runners(const runners&) = delete;
   runners& operator=(const runners&) = delete;
   ~runners() { join_all(); }
@@ -58,7 +61,7 @@ class runners {
   // Runs until the io_context has no work left: the base runners (this thread is one of them) and
   // those the watchdog adds. Returns once all have ended.
   void run() {
-    watchdog_ = std::thread([this] { watch(); });
+    watchdog_.start([this] { on_tick(); });
     std::vector<std::thread> base;
     for (std::size_t i = 1; i < base_; ++i) base.emplace_back([this, i] { serve(slots_[i], false); });
     serve(slots_[0], false);
@@ -68,12 +71,10 @@ class runners {
 
  private:
   struct slot {
-    std::atomic<std::int64_t> job_since{0};  // clock ticks when the running handler began; 0: none
-    bool live = false;                       // guarded by mutex_
-    std::thread thread;                      // an added runner's
+    std::size_t index = 0;  // of its stamp in watchdog_: held while a handler runs on it
+    bool live = false;      // guarded by mutex_
+    std::thread thread;     // an added runner's
   };
-
-  static std::int64_t now() { return clock::now().time_since_epoch().count() | 1; }  // never 0
 
   void start(std::function<void()> job) {
     {
@@ -83,10 +84,6 @@ class runners {
         return;
       }
       ++in_handlers_;
-      if (resting_) {
-        resting_ = false;
-        watch_cv_.notify_one();
-      }
     }
     run_counted(job);
   }
@@ -94,7 +91,7 @@ class runners {
   // `job` is counted in in_handlers_ already.
   void run_counted(std::function<void()>& job) {
     slot* me = current();
-    if (me) me->job_since.store(now(), std::memory_order_relaxed);
+    if (me) watchdog_[me->index].enter();
     try {
       job();
     } catch (const std::exception& e) {
@@ -102,7 +99,7 @@ class runners {
     } catch (...) {
       log_("http: a handler threw");
     }
-    if (me) me->job_since.store(0, std::memory_order_relaxed);
+    if (me) watchdog_[me->index].leave();
     std::function<void()> next;
     {
       std::lock_guard lock(mutex_);
@@ -153,50 +150,30 @@ class runners {
 
   // Whether a runner other than `me` has been inside one handler for longer than the budget.
   bool others_held(const slot& me) const {
-    const std::int64_t late = now() - std::chrono::duration_cast<clock::duration>(budget_).count();
-    for (std::size_t i = 0; i < cap_; ++i) {
-      if (&slots_[i] == &me) continue;
-      const std::int64_t since = slots_[i].job_since.load(std::memory_order_relaxed);
-      if (since != 0 && since < late) return true;
-    }
+    for (std::size_t i = 0; i < cap_; ++i)
+      if (i != me.index && watchdog_.held(watchdog_[i])) return true;
     return false;
   }
 
-  // Ticks once per budget while handlers run; rests after a hundred ticks without any.
-  void watch() {
-    std::unique_lock lock(mutex_);
-    int quiet = 0;
-    while (!ended_) {
-      if (resting_) {
-        watch_cv_.wait(lock, [&] { return !resting_ || ended_; });
-        quiet = 0;
+  // Once per budget, on the watchdog's thread: a runner more when every live one is held.
+  void on_tick() {
+    std::lock_guard lock(mutex_);
+    if (ended_ || io_.stopped()) return;
+    std::size_t live = 0, held = 0;
+    slot* spare = nullptr;
+    for (std::size_t i = 0; i < cap_; ++i) {
+      slot& s = slots_[i];
+      if (!s.live) {
+        if (!spare && i >= base_) spare = &s;
         continue;
       }
-      watch_cv_.wait_for(lock, budget_);
-      if (ended_) break;
-      if (in_handlers_ == 0) {
-        if (++quiet >= 100) resting_ = true;
-        continue;
-      }
-      quiet = 0;
-      const std::int64_t late = now() - std::chrono::duration_cast<clock::duration>(budget_).count();
-      std::size_t live = 0, stuck = 0;
-      slot* spare = nullptr;
-      for (std::size_t i = 0; i < cap_; ++i) {
-        slot& s = slots_[i];
-        if (!s.live) {
-          if (!spare && i >= base_) spare = &s;
-          continue;
-        }
-        ++live;
-        const std::int64_t since = s.job_since.load(std::memory_order_relaxed);
-        if (since != 0 && since < late) ++stuck;
-      }
-      if (live == 0 || stuck < live || !spare || io_.stopped()) continue;
-      if (spare->thread.joinable()) spare->thread.join();  // a runner that left: its thread has ended
-      spare->live = true;  // taken now, so the next tick does not pick it again
-      spare->thread = std::thread([this, spare] { serve(*spare, true); });
+      ++live;
+      if (watchdog_.held(watchdog_[i])) ++held;
     }
+    if (live == 0 || held < live || !spare) return;
+    if (spare->thread.joinable()) spare->thread.join();  // a runner that left: its thread has ended
+    spare->live = true;  // taken now, so the next tick does not pick it again
+    spare->thread = std::thread([this, spare] { serve(*spare, true); });
   }
 
   void join_all() {
@@ -204,25 +181,22 @@ class runners {
       std::lock_guard lock(mutex_);
       ended_ = true;
     }
-    watch_cv_.notify_all();
-    if (watchdog_.joinable()) watchdog_.join();
+    watchdog_.stop();
+    watchdog_.join();
     for (std::size_t i = 0; i < cap_; ++i)
       if (slots_[i].thread.joinable()) slots_[i].thread.join();
   }
 
   asio::io_context& io_;
   const std::size_t base_, workers_, cap_;
-  const std::chrono::microseconds budget_;
   std::function<void(const std::string&)> log_;
   std::unique_ptr<slot[]> slots_;
+  watchdog watchdog_;  // one stamp per slot
 
   std::mutex mutex_;  // guards what follows and slot::live
-  std::condition_variable watch_cv_;
   std::size_t in_handlers_ = 0;
   std::deque<std::function<void()>> waiting_;
-  bool resting_ = false;
   bool ended_ = false;
-  std::thread watchdog_;
 };
 
 }  // namespace http

@@ -5,13 +5,13 @@
 
 #include <mcp/json/detail/writer.hpp>
 #include <mcp/transport/detail/thread_pool.hpp>
+#include <mcp/transport/detail/watchdog.hpp>
 #include <mcp/core/server.hpp>
 #include <mcp/core/session.hpp>
 
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
-#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -143,16 +143,18 @@ class fd_writer final : public outbound {
 // The reading side of a stdio connection. One thread at a time holds the right to read. Normally
 // that is the serving thread, and it runs each tool call itself: no hand-off to the pool, no
 // wake-up of another thread, one read() per chunk of input and one write() per 32 lines of it. A
-// watchdog makes this safe: when a single call, or a write to a client that does not read, has
-// held the serving thread for a whole `inline_budget`, the watchdog takes over reading and sends
-// later calls to the pool, so ping, cancellation and the client's answers to ctx.ask still get
-// through, and a client that writes without reading cannot lock both sides in write(). The serving
-// thread takes reading back once it is free again.
+// watchdog (watchdog.hpp, shared with HTTP) makes this safe: when a single call, or a write to a
+// client that does not read, has held the serving thread for a whole `inline_budget`, the watchdog
+// takes the serving thread's stamp and, on its own thread, reads in its place and sends later
+// calls to the pool, so ping, cancellation and the client's answers to ctx.ask still get through,
+// and a client that writes without reading cannot lock both sides in write(). The serving thread
+// takes reading back once it is free again.
+// Threads: serve() on the thread that serves (it returns at the end of input); nothing else is public.
 class stdio_reader {
  public:
   stdio_reader(server& srv, int in_fd, const stdio_options& options, std::shared_ptr<fd_writer> out)
       : srv_(srv), in_fd_(in_fd), options_(options), out_(std::move(out)), pool_(options.workers),
-        chunk_(new char[chunk_size]) {
+        chunk_(new char[chunk_size]), watchdog_(1, budget_of(options)), busy_(watchdog_[0]) {
     session_ = std::make_shared<session>(out_, [this](std::function<void()> job) { execute(std::move(job)); });
   }
   stdio_reader(const stdio_reader&) = delete;
@@ -161,7 +163,7 @@ class stdio_reader {
   // Runs on the calling thread until end of input and the end of in-flight work.
   int serve() {
     serving_thread_ = std::this_thread::get_id();
-    watchdog_ = std::thread([this] { watch(); });
+    watchdog_.start([this] { on_tick(); });
     for (;;) {
       if (read_loop(holder::serving)) {
         end_of_input();
@@ -174,7 +176,7 @@ class stdio_reader {
       lost_ = false;
       if (done_) break;
     }
-    if (watchdog_.joinable()) watchdog_.join();
+    watchdog_.join();
     pool_.join();
     return 0;
   }
@@ -186,8 +188,8 @@ class stdio_reader {
   enum class holder { serving, watchdog };
 
   // How long the serving thread may be busy (in a call or a write) before the watchdog reads.
-  std::chrono::microseconds tick() const {
-    return options_.inline_budget.count() > 0 ? options_.inline_budget : std::chrono::milliseconds(1);
+  static std::chrono::microseconds budget_of(const stdio_options& options) {
+    return options.inline_budget.count() > 0 ? options.inline_budget : std::chrono::milliseconds(1);
   }
 
   // The session's executor.
@@ -196,9 +198,9 @@ class stdio_reader {
     // because inline_allowed_ belongs to that thread.
     if (std::this_thread::get_id() != serving_thread_ || !inline_allowed_) return pool_.post(std::move(job));
     inline_allowed_ = false;  // anything the call dispatches itself goes to the pool
-    busy(true);
+    busy_.enter();
     job();
-    busy(false);
+    if (!busy_.leave()) lost_ = true;
   }
 
   // Reads and handles lines while this thread holds the right to read. True at end of input;
@@ -241,27 +243,11 @@ class stdio_reader {
   // as for a long call. False when it did.
   bool flush() {
     held_lines_ = 0;
-    busy(true);
+    busy_.enter();
     out_->release();
-    return busy(false);
-  }
-
-  // Marks the serving thread in (or out of) a call or a write, for the watchdog. Leaving returns
-  // false when the watchdog took over reading meanwhile.
-  bool busy(bool entering) {
-    std::lock_guard lock(mutex_);
-    if (entering) {
-      in_call_ = true;
-      ++calls_;
-      if (watchdog_resting_) {
-        watchdog_resting_ = false;
-        watch_cv_.notify_one();
-      }
-      return true;
-    }
-    in_call_ = false;
-    lost_ = holder_ != holder::serving;
-    return !lost_;
+    if (busy_.leave()) return true;
+    lost_ = true;
+    return false;
   }
 
   // Reads the next chunk into rest_. False at end of input (or a read error).
@@ -368,42 +354,24 @@ class stdio_reader {
       done_ = true;
     }
     serving_cv_.notify_all();
-    watch_cv_.notify_all();
+    watchdog_.stop();
   }
 
-  // The watchdog: ticks once per budget while calls run on the serving thread, rests when there
-  // have been none for a hundred ticks (an idle server wakes no one).
-  void watch() {
-    std::unique_lock lock(mutex_);
-    int quiet = 0;
-    while (!done_) {
-      if (watchdog_resting_) {
-        watch_cv_.wait(lock, [&] { return !watchdog_resting_ || done_; });
-        quiet = 0;
-        continue;
-      }
-      const std::uint64_t before = calls_;
-      const bool was_in_call = in_call_;
-      const auto until = std::chrono::steady_clock::now() + tick();
-      watch_cv_.wait_until(lock, until, [&] { return done_; });
-      if (done_) break;
-      if (was_in_call && in_call_ && calls_ == before) {
-        // One call has held the serving thread for a whole budget: read in its place. The chunk
-        // it was reading from stays alive (retired) while that call is still on its stack.
-        holder_ = holder::watchdog;
-        retired_chunk_ = std::move(chunk_);
-        chunk_.reset(new char[chunk_size]);
-        lock.unlock();
-        out_->release();  // what the serving thread held back goes now; the long call may be waiting on it
-        const bool ended = read_loop(holder::watchdog);
-        if (ended) end_of_input();
-        lock.lock();
-        quiet = 0;
-        continue;
-      }
-      quiet = calls_ == before && !in_call_ ? quiet + 1 : 0;
-      if (quiet >= 100) watchdog_resting_ = true;
+  // Once per budget, on the watchdog's thread. When one call (or write) has held the serving thread
+  // for a whole budget, reads in its place until it is free again. The chunk the serving thread was
+  // reading from stays alive (retired) while that call is still on its stack.
+  void on_tick() {
+    {
+      std::lock_guard lock(mutex_);
+      // holder_ changes with the take, under the lock: a serving thread that finds its stamp taken
+      // and then waits for the lock sees that reading is no longer its own.
+      if (done_ || !watchdog_.take(busy_)) return;
+      holder_ = holder::watchdog;
     }
+    retired_chunk_ = std::move(chunk_);
+    chunk_.reset(new char[chunk_size]);
+    out_->release();  // what the serving thread held back goes now; the long call may be waiting on it
+    if (read_loop(holder::watchdog)) end_of_input();
   }
 
   server& srv_;
@@ -428,14 +396,14 @@ class stdio_reader {
   int held_lines_ = 0;  // lines handled since the last write
 
   std::mutex mutex_;  // guards what follows
-  std::condition_variable serving_cv_, watch_cv_;
+  std::condition_variable serving_cv_;
   holder holder_ = holder::serving;
-  bool in_call_ = false;
-  std::uint64_t calls_ = 0;
   bool serving_waiting_ = false;
-  bool watchdog_resting_ = false;
   bool done_ = false;
-  std::thread watchdog_;
+
+  // Last: its thread, which runs on_tick, ends before anything above goes.
+  watchdog watchdog_;
+  watchdog::stamp& busy_;  // the serving thread's: held while it runs a call or writes
 };
 
 }  // namespace detail
