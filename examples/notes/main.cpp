@@ -165,7 +165,7 @@ void register_tools(mcp::server& srv, store& db) {
              mcp::page_window page;
              try {
                page = mcp::paginate(matches.size(), static_cast<std::size_t>(in.limit), in.cursor, fold_case(in.query));
-             } catch (const std::invalid_argument&) {
+             } catch (const mcp::error&) {  // mcp::error_code::invalid_cursor
                return mcp::tool_error("The cursor does not belong to this query. Call search_notes again with the "
                                       "same query and no cursor to start over.");
              }

@@ -53,7 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::optional<mcp::detail::uri_template> tpl;
   try {
     tpl.emplace(std::string(text));
-  } catch (const std::invalid_argument&) {
+  } catch (const mcp::definition_error&) {
     return 0;
   }
   const auto names = tpl->variables();

@@ -54,10 +54,10 @@ TEST_CASE("annotations are added only for the fields given, and checked", "[cont
 
   mcp::content_annotations bad_role;
   bad_role.audience = {"system"};
-  CHECK_THROWS_AS(mcp::with_annotations(mcp::text("x"), bad_role), std::invalid_argument);
+  CHECK_THROWS_AS(mcp::with_annotations(mcp::text("x"), bad_role), mcp::error);
   mcp::content_annotations bad_priority;
   bad_priority.priority = 1.5;
-  CHECK_THROWS_AS(mcp::with_annotations(mcp::text("x"), bad_priority), std::invalid_argument);
+  CHECK_THROWS_AS(mcp::with_annotations(mcp::text("x"), bad_priority), mcp::error);
 }
 
 TEST_CASE("tool_result serialises to a CallToolResult", "[content]") {
@@ -310,13 +310,14 @@ TEST_CASE("paginate walks every item exactly once", "[paging]") {
     std::string message;
     try {
       mcp::paginate(10, 3, std::string("nope"), "tools");
-    } catch (const std::invalid_argument& e) {
+    } catch (const mcp::error& e) {
+      CHECK(e.code() == mcp::error_code::invalid_cursor);
       message = e.what();
     }
     CHECK(message.find("invalid cursor") != std::string::npos);
     const auto first = mcp::paginate(10, 3, std::nullopt, "tools");
     REQUIRE(first.next_cursor);
-    CHECK_THROWS_AS(mcp::paginate(10, 3, first.next_cursor, "prompts"), std::invalid_argument);
+    CHECK_THROWS_AS(mcp::paginate(10, 3, first.next_cursor, "prompts"), mcp::error);
   }
   SECTION("a cursor beyond a shrunken list gives an empty last page") {
     const auto w = mcp::paginate(2, 3, mcp::make_cursor(6, "tools"), "tools");

@@ -927,7 +927,7 @@ TEST_CASE("reflect: enum descriptions and names", "[reflect]") {
   CHECK(s["enum"] == json({"red", "green", "blue"}));
   CHECK(s["description"] == "Values:\n- \"red\": Warm\n- \"green\"\n- \"blue\"");
   // an unlisted value cannot be encoded
-  CHECK_THROWS_AS(mcp::encode(static_cast<rt::color>(42)), std::invalid_argument);
+  CHECK_THROWS_AS(mcp::encode(static_cast<rt::color>(42)), mcp::error);
 }
 
 // Each thread asks for a schema no one has built yet, all at once: every one must get the same
@@ -1348,6 +1348,6 @@ TEST_CASE("reflect: write_encoded writes exactly the text of encode, without the
 
   // An enum value with no MCP_ENUM entry fails the same way in both.
   const auto stray = static_cast<rt::color>(42);
-  CHECK_THROWS_AS(mcp::encode(stray), std::invalid_argument);
-  CHECK_THROWS_AS(mcp::detail::write_encoded(stray, written), std::invalid_argument);
+  CHECK_THROWS_AS(mcp::encode(stray), mcp::error);
+  CHECK_THROWS_AS(mcp::detail::write_encoded(stray, written), mcp::error);
 }

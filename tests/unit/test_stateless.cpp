@@ -215,7 +215,7 @@ TEST_CASE("stateless: caching hints per server and per method, never on 2025 or 
                     o.cache.scope = "everyone";
                     return o;
                   }()),
-                  std::invalid_argument);
+                  mcp::definition_error);
 }
 
 TEST_CASE("stateless: one handler asks in both eras", "[stateless][mrtr]") {

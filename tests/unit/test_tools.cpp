@@ -322,7 +322,7 @@ TEST_CASE("tool metrics count calls, errors, validation failures by rule, and la
   std::uint64_t bucketed = 0;
   for (auto n : m.latency_buckets) bucketed += n;
   CHECK(bucketed == 4);
-  CHECK_THROWS_AS(srv.metrics("nope"), std::out_of_range);
+  CHECK_THROWS_AS(srv.metrics("nope"), mcp::error);
 }
 
 // --- the direct path: tools/call read without the message's tree, typed results written as text --

@@ -2,6 +2,7 @@
 // and tool_error, the failure a model is meant to read and act on.
 #pragma once
 
+#include <mcp/error.hpp>
 #include <mcp/json/detail/base64.hpp>
 #include <mcp/json/json.hpp>
 
@@ -65,20 +66,21 @@ inline json embedded_blob(std::string_view uri, std::string_view bytes, std::str
   return json{{"type", "resource"}, {"resource", std::move(resource)}};
 }
 
-// Throws std::invalid_argument for values the schema forbids (an audience other than "user" or
-// "assistant", a priority outside [0, 1]): those are bugs in the server, better caught early.
+// Throws mcp::error (error_code::invalid_argument) for values the schema forbids (an audience other
+// than "user" or "assistant", a priority outside [0, 1]): those are bugs in the server, better
+// caught early.
 inline json with_annotations(json block, const content_annotations& a) {
   json out = json::object();
   if (!a.audience.empty()) {
     for (const auto& role : a.audience)
       if (role != "user" && role != "assistant")
-        throw std::invalid_argument("mcp::with_annotations: audience must be \"user\" or \"assistant\", got \"" +
-                                    role + "\"");
+        throw error(error_code::invalid_argument,
+                    "mcp::with_annotations: audience must be \"user\" or \"assistant\", got \"" + role + "\"");
     out["audience"] = a.audience;
   }
   if (a.priority) {
     if (!(*a.priority >= 0.0 && *a.priority <= 1.0))
-      throw std::invalid_argument("mcp::with_annotations: priority must be between 0 and 1");
+      throw error(error_code::invalid_argument, "mcp::with_annotations: priority must be between 0 and 1");
     out["priority"] = *a.priority;
   }
   if (a.last_modified) out["lastModified"] = *a.last_modified;
@@ -109,8 +111,11 @@ struct tool_result {
 
 // A failure worth telling the model about: becomes {"content":[{"type":"text","text":message}],
 // "isError":true}. Write the message for the model: what failed, why, what to do instead.
-struct tool_error : std::runtime_error {
-  explicit tool_error(std::string message) : std::runtime_error(std::move(message)) {}
+struct tool_error : error {
+  explicit tool_error(const std::string& message) : error(error_code::tool_failed, message) {}
+
+ protected:
+  tool_error(int code, const std::string& message) : error(code, message) {}
 };
 
 }  // namespace v0

@@ -22,9 +22,9 @@ namespace mcp {
 inline namespace v0 {
 
 // A request to the client got no answer in time, or the call it served was cancelled meanwhile.
-class request_timeout : public std::runtime_error {
+class request_timeout : public error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit request_timeout(const std::string& message) : error(error_code::request_timeout, message) {}
 };
 
 // One question a handler puts to the client: elicitation, sampling or the client's roots. The key
@@ -81,7 +81,8 @@ inline bool answers(const input_request& request, const json& answer) {
 // ask() for something the client did not declare. A tool answers it as an isError result (it is a
 // tool_error, written for the model); prompts/get and resources/read answer -32021 naming it.
 struct missing_capability : tool_error {
-  missing_capability(std::string message, std::string name) : tool_error(std::move(message)), capability(std::move(name)) {}
+  missing_capability(const std::string& message, std::string name)
+      : tool_error(error_code::missing_required_client_capability, message), capability(std::move(name)) {}
   std::string capability;
 };
 
@@ -146,7 +147,8 @@ class context {
                                   std::chrono::milliseconds timeout = std::chrono::seconds(300)) {
     for (const auto& r : requests) {
       const char* capability = detail::capability_of(r.method);
-      if (!capability) throw std::invalid_argument("ask(): '" + r.method + "' is not a request a server may make");
+      if (!capability)
+        throw error(error_code::invalid_argument, "ask(): '" + r.method + "' is not a request a server may make");
       require_capability(capability, r.method.c_str());
     }
     std::map<std::string, json> answers;

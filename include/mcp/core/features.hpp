@@ -143,8 +143,8 @@ server& server::prompt(std::string name, std::string description, Handler&& hand
     const json& required = schema.value("required", json::array());
     for (const auto& [field, property] : schema.at("properties").items()) {
       if (property.value("type", json()) != "string")
-        throw std::invalid_argument("Prompt '" + entry.name + "': argument '" + field +
-                                    "' must be a std::string or std::optional<std::string>; prompt arguments are strings");
+        throw definition_error("Prompt '" + entry.name + "': argument '" + field +
+                               "' must be a std::string or std::optional<std::string>; prompt arguments are strings");
       json a{{"name", field}};
       if (property.contains("description")) a["description"] = property["description"];
       if (property.contains("title")) a["title"] = property["title"];

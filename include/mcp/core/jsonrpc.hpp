@@ -1,38 +1,26 @@
 // JSON-RPC 2.0 as MCP uses it: error codes, the protocol error type, and message builders.
 #pragma once
 
+#include <mcp/error.hpp>
 #include <mcp/json/json.hpp>
 
-#include <stdexcept>
 #include <string>
 
 namespace mcp {
 inline namespace v0 {
 
-namespace error_code {
-inline constexpr int parse_error = -32700;
-inline constexpr int invalid_request = -32600;
-inline constexpr int method_not_found = -32601;
-inline constexpr int invalid_params = -32602;
-inline constexpr int internal_error = -32603;
-inline constexpr int resource_not_found = -32002;  // MCP 2025-11-25; 2026-07-28 uses invalid_params
-// MCP 2026-07-28 (stateless revision)
-inline constexpr int header_mismatch = -32020;                    // HTTP headers disagree with the body
-inline constexpr int missing_required_client_capability = -32021; // data.requiredCapabilities
-inline constexpr int unsupported_protocol_version = -32022;       // data.supported, data.requested
-}  // namespace error_code
+// The JSON-RPC error codes are in <mcp/error.hpp> (mcp::error_code), with the SDK's own.
 
 // A JSON-RPC error answered to the peer. Throw it from a request handler to answer with an error
 // instead of a result; tool handlers use mcp::tool_error instead, which becomes an isError result.
-class protocol_error : public std::runtime_error {
+// code() is the JSON-RPC code (error_code::invalid_params, ...).
+class protocol_error : public error {
  public:
   protocol_error(int code, const std::string& message, json data = nullptr)
-      : std::runtime_error(message), code_(code), data_(std::move(data)) {}
-  int code() const noexcept { return code_; }
+      : error(code, message), data_(std::move(data)) {}
   const json& data() const noexcept { return data_; }
 
  private:
-  int code_;
   json data_;
 };
 

@@ -2,6 +2,7 @@
 // budget that cuts with a marker saying how to get the rest.
 #pragma once
 
+#include <mcp/error.hpp>
 #include <mcp/json/detail/base64.hpp>
 
 #include <algorithm>
@@ -110,16 +111,16 @@ struct page_window {
 };
 
 // page_size 0 means everything in one page. A cursor past the end (the list shrank since) gives an
-// empty last page. Throws std::invalid_argument for a cursor that is not ours or was altered.
+// empty last page. Throws mcp::error (error_code::invalid_cursor) for a cursor that is not ours or was altered.
 inline page_window paginate(std::size_t total, std::size_t page_size, const std::optional<std::string>& cursor,
                             std::string_view tag = {}) {
   page_window w;
   if (cursor) {
     auto offset = read_cursor(*cursor, tag);
     if (!offset)
-      throw std::invalid_argument(
-          "invalid cursor: pass back a nextCursor exactly as received from the same list, or omit the cursor to "
-          "start from the beginning");
+      throw error(error_code::invalid_cursor,
+                  "invalid cursor: pass back a nextCursor exactly as received from the same list, or omit the "
+                  "cursor to start from the beginning");
     w.begin = std::min(*offset, total);
   }
   w.end = page_size == 0 ? total : w.begin + std::min(page_size, total - w.begin);

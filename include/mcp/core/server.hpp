@@ -117,7 +117,7 @@ struct tool_definition {
   json to_json(bool stateless = false) const;
 };
 
-// Throws std::invalid_argument naming the rule a tool name breaks (SEP-986: 1..64 characters of
+// Throws definition_error naming the rule a tool name breaks (SEP-986: 1..64 characters of
 // [A-Za-z0-9_.-]; 64 rather than 128 so every client's check accepts it).
 void check_tool_name(std::string_view name);
 
@@ -140,11 +140,11 @@ class server {
   server& tool(std::string name, std::string description, runtime_schema schema, Handler&& handler,
                tool_options options = {});
 
-  // Registers a prepared tool. Throws std::invalid_argument for a bad or duplicate name.
+  // Registers a prepared tool. Throws definition_error for a bad or duplicate name.
   void add_tool(tool_definition tool);
   bool remove_tool(std::string_view name);
   std::vector<std::string> tool_names() const;
-  // Counters of one tool (throws std::out_of_range for an unknown name).
+  // Counters of one tool (throws mcp::error with error_code::not_found for an unknown name).
   tool_metrics metrics(std::string_view tool_name) const;
 
   // Resources: one fixed URI, or a family named by a URI template. The handler takes nothing or

@@ -29,6 +29,7 @@
 // alternatives of their own kind (5 to an integer, 5.0 to a double): see decode_variant.
 #pragma once
 
+#include <mcp/error.hpp>
 #include <mcp/schema/constraints.hpp>
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/schema/detail/reflect_field.hpp>
@@ -77,9 +78,9 @@ inline namespace v0 {
 
 // Thrown by decode: `pointer` locates the bad value (JSON Pointer, "" for the whole document) and
 // `reason` says what is wrong with it; what() gives both.
-struct decode_error : std::runtime_error {
+struct decode_error : error {
   decode_error(std::string pointer_, std::string reason_)
-      : std::runtime_error((pointer_.empty() ? std::string("(root)") : pointer_) + ": " + reason_),
+      : error(error_code::decode_failed, (pointer_.empty() ? std::string("(root)") : pointer_) + ": " + reason_),
         pointer(std::move(pointer_)),
         reason(std::move(reason_)) {}
   std::string pointer;
@@ -160,9 +161,9 @@ template <class T>
 const char* enum_wire_name(T value) {
   for (const auto& e : enum_table_of<T>().entries)
     if (e.value == value) return e.wire;
-  throw std::invalid_argument(std::string("mcp: a value of enum ") + enum_table_of<T>().name +
-                              " has no MCP_ENUM entry: " +
-                              std::to_string(static_cast<std::underlying_type_t<T>>(value)));
+  throw error(error_code::invalid_argument, std::string("mcp: a value of enum ") + enum_table_of<T>().name +
+                                                " has no MCP_ENUM entry: " +
+                                                std::to_string(static_cast<std::underlying_type_t<T>>(value)));
 }
 
 template <class T>

@@ -10,6 +10,7 @@
 // Formats checked: date-time, date, time, email, uri, uuid, ipv4; other formats are annotations.
 #pragma once
 
+#include <mcp/error.hpp>
 #include <mcp/schema/detail/validation_metaschema.hpp>
 #include <mcp/schema/detail/validation_walk.hpp>
 #include <mcp/json/json.hpp>
@@ -47,9 +48,9 @@ namespace mcp {
 inline namespace v0 {
 
 // A schema that can not be used to validate tool arguments; the message says what is wrong.
-class schema_error : public std::invalid_argument {
+class schema_error : public error {
  public:
-  using std::invalid_argument::invalid_argument;
+  explicit schema_error(const std::string& message) : error(error_code::invalid_schema, message) {}
 };
 
 namespace detail {

@@ -11,6 +11,8 @@
 // handler still decides which names it serves.
 #pragma once
 
+#include <mcp/error.hpp>
+
 #include <cctype>
 #include <map>
 #include <optional>
@@ -25,7 +27,7 @@ namespace detail {
 
 class uri_template {
  public:
-  // Throws std::invalid_argument saying what is wrong with the template.
+  // Throws definition_error saying what is wrong with the template.
   explicit uri_template(std::string text) : text_(std::move(text)) {
     std::size_t i = 0;
     while (i < text_.size()) {
@@ -82,7 +84,7 @@ class uri_template {
   };
 
   [[noreturn]] void fail(const std::string& why) const {
-    throw std::invalid_argument("Invalid URI template '" + text_ + "': " + why);
+    throw definition_error("Invalid URI template '" + text_ + "': " + why);
   }
 
   // Of the URI as written: these end a variable.

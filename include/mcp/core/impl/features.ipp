@@ -26,12 +26,12 @@ inline std::string required_string(const json& params, const char* key) {
 
 inline void server::add_resource_entry(resource_entry entry) {
   if (entry.info.uri.empty() || entry.info.name.empty())
-    throw std::invalid_argument("A resource needs a uri and a name");
+    throw definition_error("A resource needs a uri and a name");
   {
     std::unique_lock lock(registry_mutex_);
     for (const auto& r : resources_)
       if (r->info.uri == entry.info.uri)
-        throw std::invalid_argument("A resource with URI '" + entry.info.uri + "' is already registered");
+        throw definition_error("A resource with URI '" + entry.info.uri + "' is already registered");
     resources_.push_back(std::make_shared<const resource_entry>(std::move(entry)));
     has_resources_ = true;
   }
@@ -39,12 +39,12 @@ inline void server::add_resource_entry(resource_entry entry) {
 }
 
 inline void server::add_template_entry(template_entry entry) {
-  if (entry.info.name.empty()) throw std::invalid_argument("A resource template needs a name");
+  if (entry.info.name.empty()) throw definition_error("A resource template needs a name");
   {
     std::unique_lock lock(registry_mutex_);
     for (const auto& t : templates_)
       if (t->info.uri_template == entry.info.uri_template)
-        throw std::invalid_argument("A resource template '" + entry.info.uri_template + "' is already registered");
+        throw definition_error("A resource template '" + entry.info.uri_template + "' is already registered");
     templates_.push_back(std::make_shared<const template_entry>(std::move(entry)));
     has_resources_ = true;
   }
@@ -81,11 +81,11 @@ inline void server::resource_updated(const std::string& uri) {
 }
 
 inline void server::add_prompt_entry(prompt_entry entry) {
-  if (entry.name.empty()) throw std::invalid_argument("A prompt needs a name");
+  if (entry.name.empty()) throw definition_error("A prompt needs a name");
   {
     std::unique_lock lock(registry_mutex_);
     for (const auto& p : prompts_)
-      if (p->name == entry.name) throw std::invalid_argument("A prompt named '" + entry.name + "' is already registered");
+      if (p->name == entry.name) throw definition_error("A prompt named '" + entry.name + "' is already registered");
     prompts_.push_back(std::make_shared<const prompt_entry>(std::move(entry)));
     has_prompts_ = true;
   }
@@ -125,7 +125,7 @@ json server::list_page(const std::vector<Item>& items, const json& params, const
   page_window window;
   try {
     window = paginate(items.size(), options_.page_size, cursor, key);
-  } catch (const std::invalid_argument& e) {
+  } catch (const error& e) {  // error_code::invalid_cursor
     throw protocol_error(error_code::invalid_params, std::string("Invalid params: ") + e.what());
   }
   json list = json::array();

@@ -30,16 +30,16 @@ inline json tool_definition::to_json(bool stateless) const {
 }
 
 inline void check_tool_name(std::string_view name) {
-  if (name.empty()) throw std::invalid_argument("Tool name is empty: give it 1 to 64 characters of A-Z a-z 0-9 _ . -");
+  if (name.empty()) throw definition_error("Tool name is empty: give it 1 to 64 characters of A-Z a-z 0-9 _ . -");
   if (name.size() > 64)
-    throw std::invalid_argument("Tool name '" + std::string(name.substr(0, 64)) + "...' is " +
-                                std::to_string(name.size()) + " characters long; the limit is 64");
+    throw definition_error("Tool name '" + std::string(name.substr(0, 64)) + "...' is " +
+                           std::to_string(name.size()) + " characters long; the limit is 64");
   for (char c : name) {
     bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
               c == '-';
     if (!ok)
-      throw std::invalid_argument("Tool name '" + std::string(name) + "' contains '" + std::string(1, c) +
-                                  "'; use only A-Z a-z 0-9 _ . -");
+      throw definition_error("Tool name '" + std::string(name) + "' contains '" + std::string(1, c) +
+                             "'; use only A-Z a-z 0-9 _ . -");
   }
 }
 
@@ -48,11 +48,11 @@ inline server::server(server_info info, server_options options)
       options_(std::move(options)),
       sealer_(std::make_unique<detail::state_sealer>(options_.request_state_key, nullptr, 100000,
                                                      options_.max_json_depth)) {
-  if (info_.name.empty()) throw std::invalid_argument("server_info.name must not be empty");
-  if (info_.version.empty()) throw std::invalid_argument("server_info.version must not be empty");
+  if (info_.name.empty()) throw definition_error("server_info.name must not be empty");
+  if (info_.version.empty()) throw definition_error("server_info.version must not be empty");
   auto check_scope = [](const cache_hint& h) {
     if (h.scope != "public" && h.scope != "private")
-      throw std::invalid_argument("cache_hint.scope must be \"public\" or \"private\", not \"" + h.scope + "\"");
+      throw definition_error("cache_hint.scope must be \"public\" or \"private\", not \"" + h.scope + "\"");
   };
   check_scope(options_.cache);
   for (const auto& [method, hint] : options_.cache_by_method) check_scope(hint);
@@ -69,12 +69,12 @@ inline void server::log_diagnostic(std::string_view text) const {
 inline void server::add_tool(tool_definition tool) {
   check_tool_name(tool.name);
   if (!tool.input_schema.is_object() || tool.input_schema.value("type", "") != "object")
-    throw std::invalid_argument("Tool '" + tool.name + "': inputSchema must be an object schema with \"type\": \"object\"");
-  if (!tool.invoke) throw std::invalid_argument("Tool '" + tool.name + "' has no handler");
+    throw definition_error("Tool '" + tool.name + "': inputSchema must be an object schema with \"type\": \"object\"");
+  if (!tool.invoke) throw definition_error("Tool '" + tool.name + "' has no handler");
   {
     std::unique_lock lock(registry_mutex_);
     for (const auto& t : tools_)
-      if (t->name == tool.name) throw std::invalid_argument("A tool named '" + tool.name + "' is already registered");
+      if (t->name == tool.name) throw definition_error("A tool named '" + tool.name + "' is already registered");
     if (auto annotated = detail::header_params(tool.input_schema); !annotated.empty())
       header_params_[tool.name] = std::move(annotated);
     else
@@ -489,7 +489,7 @@ inline std::shared_ptr<const tool_definition> server::find_tool(std::string_view
 
 inline tool_metrics server::metrics(std::string_view tool_name) const {
   if (auto t = find_tool(tool_name)) return t->stats->snapshot();
-  throw std::out_of_range("No tool named '" + std::string(tool_name) + "'");
+  throw error(error_code::not_found, "No tool named '" + std::string(tool_name) + "'");
 }
 
 inline void server::install_builtin_methods() {

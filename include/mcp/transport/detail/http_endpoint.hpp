@@ -280,8 +280,8 @@ inline std::string metrics_text(const server& srv, const transport_stats& stats,
   for (const auto& name : srv.tool_names()) {
     try {
       tools.emplace_back(name, srv.metrics(name));
-    } catch (const std::out_of_range&) {
-      // removed meanwhile
+    } catch (const error&) {
+      // removed meanwhile (error_code::not_found)
     }
   }
   std::ostringstream out;
