@@ -431,7 +431,7 @@ TEST_CASE("coercion: the log says what changed where", "[coercion]") {
   CHECK(report.count == 4);
   CHECK(report.log == std::vector<std::string>{"/filter: string \"{\\\"max\\\":1}\" -> object {\"max\":1}",
                                                "/flag: string \"true\" -> boolean true",
-                                               "/limit: string \"5\" -> integer 5",
+                                               "/limit: string \"5\" -> number 5",
                                                "/tags: string \"a\" -> array [\"a\"]"});
   CHECK(mcp::validator(coerce_schema()).validate(args).empty());
 }

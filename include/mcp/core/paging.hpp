@@ -4,6 +4,7 @@
 
 #include <mcp/error.hpp>
 #include <mcp/json/detail/base64.hpp>
+#include <mcp/json/detail/utf8.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -19,13 +20,6 @@ namespace mcp {
 inline namespace v0 {
 
 namespace detail {
-
-inline std::size_t count_code_points(std::string_view s) {
-  std::size_t n = 0;
-  for (char c : s)
-    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++n;
-  return n;
-}
 
 // FNV-1a: cursors carry a short fingerprint of the tag rather than the tag itself.
 inline std::uint64_t fnv1a(std::string_view s) {

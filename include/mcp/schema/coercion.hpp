@@ -13,6 +13,7 @@
 #pragma once
 
 #include <mcp/json/detail/reader.hpp>
+#include <mcp/json/detail/writer.hpp>
 #include <mcp/schema/detail/validation_walk.hpp>
 #include <mcp/json/json.hpp>
 
@@ -110,15 +111,11 @@ class coercer {
   }
 
  private:
-  static std::string describe(const json& v) {
-    return std::string(v.is_number_integer() ? "integer" : json_type_name(v)) + " " + render(v);
-  }
-
   static std::string where(const std::string& pointer) { return pointer.empty() ? std::string("(root)") : pointer; }
 
   void record(const std::string& pointer, const json& before, const json& after) {
     ++report_->count;
-    report_->log.push_back(where(pointer) + ": " + describe(before) + " -> " + describe(after));
+    report_->log.push_back(where(pointer) + ": " + describe_value(before) + " -> " + describe_value(after));
   }
 
   static bool opens_like_container(const std::string& s) {

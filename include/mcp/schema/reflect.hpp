@@ -31,7 +31,9 @@
 
 #include <mcp/error.hpp>
 #include <mcp/schema/constraints.hpp>
+#include <mcp/json/detail/pointer.hpp>
 #include <mcp/json/detail/reader.hpp>
+#include <mcp/json/detail/writer.hpp>
 #include <mcp/schema/detail/reflect_field.hpp>
 #include <mcp/schema/detail/reflect_pp.hpp>
 #include <mcp/schema/detail/reflect_traits.hpp>
@@ -103,19 +105,10 @@ struct json_path {
 inline void append_pointer(std::string& out, const json_path* at) {
   if (at == nullptr) return;
   append_pointer(out, at->parent);
-  out += '/';
-  if (at->index != json_path::npos) {
-    out += std::to_string(at->index);
-    return;
-  }
-  for (char c : at->key) {
-    if (c == '~')
-      out += "~0";
-    else if (c == '/')
-      out += "~1";
-    else
-      out += c;
-  }
+  if (at->index != json_path::npos)
+    append_pointer_token(out, std::to_string(at->index));
+  else
+    append_pointer_token(out, at->key);
 }
 
 inline std::string pointer_of(const json_path* at) {
@@ -126,22 +119,6 @@ inline std::string pointer_of(const json_path* at) {
 
 [[noreturn]] inline void fail(const json_path* at, std::string reason) {
   throw decode_error(pointer_of(at), std::move(reason));
-}
-
-// A short account of a value for error messages: its kind and, when short, the value itself.
-inline std::string describe(const json& j) {
-  switch (j.type()) {
-    case json::value_t::object: return "an object";
-    case json::value_t::array: return "an array";
-    case json::value_t::null: return "null";
-    case json::value_t::boolean: return j.get<bool>() ? "true" : "false";
-    case json::value_t::string: {
-      const auto& s = j.get_ref<const std::string&>();
-      if (s.size() > 40) return "a string of " + std::to_string(s.size()) + " characters";
-      return "the string " + j.dump();
-    }
-    default: return "the number " + j.dump();
-  }
 }
 
 template <class Tuple, class F, std::size_t... I>
@@ -277,7 +254,7 @@ void decode_integer(const json& j, I& out, const json_path* at) {
     // 5.0 is an integer to JSON Schema; 5.5 is not.
     const double d = j.get<double>();
     if (!std::isfinite(d) || std::trunc(d) != d)
-      fail(at, "expected an integer, got " + describe(j) + " (not a whole number)");
+      fail(at, "expected an integer, got " + describe_value(j) + " (not a whole number)");
     const double high = std::ldexp(1.0, limits::digits);  // exact: a power of two
     const double low = limits::is_signed ? -high : 0.0;
     if (d >= low && d < high) {
@@ -285,7 +262,7 @@ void decode_integer(const json& j, I& out, const json_path* at) {
       return;
     }
   } else {
-    fail(at, "expected an integer, got " + describe(j));
+    fail(at, "expected an integer, got " + describe_value(j));
   }
   fail(at, "integer " + j.dump() + " is out of range [" + std::to_string(limits::min()) + ", " +
                std::to_string(limits::max()) + "]");
@@ -293,7 +270,7 @@ void decode_integer(const json& j, I& out, const json_path* at) {
 
 template <class F>
 void decode_float(const json& j, F& out, const json_path* at) {
-  if (!j.is_number()) fail(at, "expected a number, got " + describe(j));
+  if (!j.is_number()) fail(at, "expected a number, got " + describe_value(j));
   const double d = j.get<double>();
   if (std::isfinite(d) && std::fabs(d) > static_cast<double>(std::numeric_limits<F>::max()))
     fail(at, "number " + j.dump() + " is out of range for this field");
@@ -314,7 +291,7 @@ std::string enum_choices() {
 
 template <class E>
 void decode_enum(const json& j, E& out, const json_path* at) {
-  if (!j.is_string()) fail(at, "expected one of " + enum_choices<E>() + ", got " + describe(j));
+  if (!j.is_string()) fail(at, "expected one of " + enum_choices<E>() + ", got " + describe_value(j));
   const auto& text = j.get_ref<const std::string&>();
   for (const auto& e : enum_table_of<E>().entries) {
     if (text == e.wire) {
@@ -355,7 +332,7 @@ template <class Fields>
 
 template <class T>
 void decode_struct(const json& j, T& out, const json_path* at) {
-  if (!j.is_object()) fail(at, "expected an object, got " + describe(j));
+  if (!j.is_object()) fail(at, "expected an object, got " + describe_value(j));
   const auto& fields = fields_of<T>();
   const auto& required = required_of<T>();
   std::size_t matched = 0;
@@ -416,14 +393,14 @@ void decode_variant(const json& j, V& out, const json_path* at, std::index_seque
 template <class T>
 void decode_into(const json& j, T& out, const json_path* at) {
   if constexpr (std::is_same_v<T, bool>) {
-    if (!j.is_boolean()) fail(at, "expected true or false, got " + describe(j));
+    if (!j.is_boolean()) fail(at, "expected true or false, got " + describe_value(j));
     out = j.get<bool>();
   } else if constexpr (is_integer_v<T>) {
     decode_integer(j, out, at);
   } else if constexpr (std::is_floating_point_v<T>) {
     decode_float(j, out, at);
   } else if constexpr (is_string_v<T>) {
-    if (!j.is_string()) fail(at, "expected a string, got " + describe(j));
+    if (!j.is_string()) fail(at, "expected a string, got " + describe_value(j));
     out = j.get_ref<const std::string&>();
   } else if constexpr (std::is_same_v<T, json>) {
     out = j;
@@ -436,7 +413,7 @@ void decode_into(const json& j, T& out, const json_path* at) {
     }
   } else if constexpr (is_vector<T>::value || is_std_array<T>::value || is_set<T>::value) {
     using U = typename T::value_type;
-    if (!j.is_array()) fail(at, "expected an array, got " + describe(j));
+    if (!j.is_array()) fail(at, "expected an array, got " + describe_value(j));
     if constexpr (is_std_array<T>::value) {
       if (j.size() != out.size())
         fail(at, "expected an array of exactly " + std::to_string(out.size()) + " items, got " +
@@ -460,7 +437,7 @@ void decode_into(const json& j, T& out, const json_path* at) {
       }
     }
   } else if constexpr (is_string_map<T>::value) {
-    if (!j.is_object()) fail(at, "expected an object, got " + describe(j));
+    if (!j.is_object()) fail(at, "expected an object, got " + describe_value(j));
     out.clear();
     for (const auto& item : j.items()) {
       const json_path here{at, item.key(), json_path::npos};

@@ -29,6 +29,14 @@ inline std::size_t utf8_sequence_length(const char* p, std::size_t left) {
   return 0;
 }
 
+// Characters (Unicode code points) in `s`, as JSON Schema's minLength/maxLength count them: the
+// bytes that do not continue a sequence. A byte of invalid UTF-8 counts as one character.
+inline std::size_t count_code_points(std::string_view s) {
+  std::size_t n = 0;
+  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
 inline bool is_valid_utf8(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     const std::size_t n = utf8_sequence_length(s.data() + i, s.size() - i);

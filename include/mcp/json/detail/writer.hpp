@@ -225,6 +225,28 @@ inline std::string render(const json& value, std::size_t limit = 60) {
   return text;
 }
 
+// The JSON type of a value as JSON Schema names it ("number" for integers too).
+inline const char* json_type_name(const json& value) {
+  switch (value.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::boolean: return "boolean";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+    case json::value_t::number_float: return "number";
+    case json::value_t::string: return "string";
+    case json::value_t::array: return "array";
+    case json::value_t::object: return "object";
+    default: return "binary";
+  }
+}
+
+// "number 5", "string \"ab\"", "array [1,2]", "null": how a received value reads in a message (the
+// SDK's one way: validation problems, decode errors, the coercion log).
+inline std::string describe_value(const json& value) {
+  if (value.is_null()) return "null";
+  return std::string(json_type_name(value)) + " " + render(value);
+}
+
 }  // namespace detail
 }  // namespace v0
 }  // namespace mcp

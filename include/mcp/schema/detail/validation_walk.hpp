@@ -4,7 +4,9 @@
 // and to let coercion ask "does this value fit that branch?".
 #pragma once
 
+#include <mcp/json/detail/pointer.hpp>
 #include <mcp/json/detail/reader.hpp>
+#include <mcp/json/detail/utf8.hpp>
 #include <mcp/json/detail/writer.hpp>
 #include <mcp/json/json.hpp>
 
@@ -33,19 +35,6 @@ namespace detail {
 // validator refuses both self-referencing schemas and values nested deeper than its max_depth.
 constexpr int max_walk_depth = 1000;
 
-inline void append_pointer_token(std::string& pointer, std::string_view token) {
-  pointer += '/';
-  for (char c : token) {
-    if (c == '~') {
-      pointer += "~0";
-    } else if (c == '/') {
-      pointer += "~1";
-    } else {
-      pointer += c;
-    }
-  }
-}
-
 // Restores a pointer to its previous length when a walk step returns.
 class pointer_scope {
  public:
@@ -61,32 +50,6 @@ class pointer_scope {
   std::string& pointer_;
   std::size_t size_;
 };
-
-inline std::size_t utf8_length(std::string_view s) {
-  std::size_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-  return n;
-}
-
-inline const char* json_type_name(const json& value) {
-  switch (value.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::boolean: return "boolean";
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-    case json::value_t::number_float: return "number";
-    case json::value_t::string: return "string";
-    case json::value_t::array: return "array";
-    case json::value_t::object: return "object";
-    default: return "binary";
-  }
-}
-
-// "number 5", "string \"ab\"", "null": how a received value reads in a message.
-inline std::string describe_value(const json& value) {
-  if (value.is_null()) return "null";
-  return std::string(json_type_name(value)) + " " + render(value);
-}
 
 inline bool has_type(const json& value, std::string_view type) {
   if (type == "string") return value.is_string();
@@ -500,7 +463,7 @@ class schema_walker {
     std::size_t length = 0;
     bool counted = false;
     auto chars = [&] {
-      if (!counted) length = utf8_length(text), counted = true;
+      if (!counted) length = count_code_points(text), counted = true;
       return length;
     };
     if (std::uint64_t limit = 0; count_keyword(schema, "minLength", limit) && chars() < limit) {
