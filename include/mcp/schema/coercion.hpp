@@ -220,14 +220,6 @@ class coercer {
     other.refused.clear();
   }
 
-  static bool is_required(const json& schema, const std::string& name) {
-    auto required = schema.find("required");
-    if (required == schema.end() || !required->is_array()) return false;
-    for (const auto& r : *required)
-      if (r.is_string() && r.get_ref<const std::string&>() == name) return true;
-    return false;
-  }
-
   // A null for a declared property that is neither required nor nullable: what a model sends for
   // a field it means to leave out. It is left out, and counted.
   void drop_optional_nulls(json& value, const json& schema, std::string& pointer) {

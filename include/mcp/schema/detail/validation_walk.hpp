@@ -51,6 +51,16 @@ class pointer_scope {
   std::size_t size_;
 };
 
+// Whether the object schema lists `name` in its "required" (the walk's advice on nulls, coercion's
+// choice of which nulls to drop).
+inline bool is_required(const json& schema, const std::string& name) {
+  auto required = schema.find("required");
+  if (required == schema.end() || !required->is_array()) return false;
+  for (const auto& r : *required)
+    if (r.is_string() && r.get_ref<const std::string&>() == name) return true;
+  return false;
+}
+
 inline bool has_type(const json& value, std::string_view type) {
   if (type == "string") return value.is_string();
   if (type == "integer") return value.is_number_integer();
@@ -553,14 +563,6 @@ class schema_walker {
   bool matches_at_depth(const json& value, const json& schema, int depth) const {
     std::string pointer;
     return check(value, schema, pointer, nullptr, depth);
-  }
-
-  static bool is_required(const json& schema, const std::string& name) {
-    auto req = schema.find("required");
-    if (req == schema.end() || !req->is_array()) return false;
-    for (const auto& r : *req)
-      if (r.is_string() && r.get_ref<const std::string&>() == name) return true;
-    return false;
   }
 
   static std::string field_summary(const json& schema, const std::string& name) {

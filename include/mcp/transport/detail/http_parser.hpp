@@ -216,9 +216,9 @@ class request_parser {
       case state::request_line: return on_request_line(in);
       case state::header_line:
       case state::trailer_line: return on_field_line(in);
-      case state::body: return on_body(in);
+      case state::body: return take_body(in, state::done);
       case state::chunk_size: return on_chunk_size(in);
-      case state::chunk_data: return on_chunk_data(in);
+      case state::chunk_data: return take_body(in, state::chunk_data_cr);
       case state::chunk_data_cr:
       case state::chunk_data_lf: return on_chunk_data_end(in);
       case state::done:
@@ -372,12 +372,13 @@ class request_parser {
     return n;
   }
 
-  void on_body(std::string_view& in) {
+  // Up to remaining_ bytes of body (the whole Content-Length, or one chunk's data), then `next`.
+  void take_body(std::string_view& in, state next) {
     const std::size_t take = std::min(remaining_, in.size());
     request_.body.append(in.data(), take);
     in.remove_prefix(take);
     remaining_ -= take;
-    if (remaining_ == 0) state_ = state::done;
+    if (remaining_ == 0) state_ = next;
   }
 
   static int hex_value(char c) noexcept {
@@ -458,14 +459,6 @@ class request_parser {
       }
     }
     return false;  // no closing quote
-  }
-
-  void on_chunk_data(std::string_view& in) {
-    const std::size_t take = std::min(remaining_, in.size());
-    request_.body.append(in.data(), take);
-    in.remove_prefix(take);
-    remaining_ -= take;
-    if (remaining_ == 0) state_ = state::chunk_data_cr;
   }
 
   void on_chunk_data_end(std::string_view& in) {

@@ -76,14 +76,7 @@ class event_stream : public std::enable_shared_from_this<event_stream> {
     }
     events_.emplace_back(seq, std::move(event));
     while (events_.size() > capacity_) events_.pop_front();
-    if (last) {
-      complete_ = true;
-      if (client_) {
-        client_->end();
-        client_.reset();
-        delivered_ = true;
-      }
-    }
+    if (last) complete_locked();
   }
 
   // Serves this stream on `ex`: the head, a priming event if asked, the events after `after`
@@ -126,12 +119,7 @@ class event_stream : public std::enable_shared_from_this<event_stream> {
   // Ends the stream for good; an attached client's response ends too.
   void finish() {
     std::lock_guard lock(mutex_);
-    complete_ = true;
-    if (client_) {
-      client_->end();
-      client_.reset();
-      delivered_ = true;
-    }
+    complete_locked();
   }
 
   bool attached() const {
@@ -145,6 +133,16 @@ class event_stream : public std::enable_shared_from_this<event_stream> {
   }
 
  private:
+  // The stream is complete: an attached client's response ends, and it got everything.
+  void complete_locked() {
+    complete_ = true;
+    if (client_) {
+      client_->end();
+      client_.reset();
+      delivered_ = true;
+    }
+  }
+
   void watch_locked(const std::shared_ptr<exchange>& ex) {
     client_ = ex;
     std::weak_ptr<event_stream> self = weak_from_this();
