@@ -709,3 +709,65 @@ TEST_CASE("direct path: what it leaves to the general path") {
   CHECK(lines[0] == R"({"id":1,"jsonrpc":"2.0","result":{"replaced":true}})");
   CHECK(replaced.out->as_text == 0);
 }
+
+TEST_CASE("typed tool: one order decides the text block, the same on both sinks") {
+  auto srv = make_server();
+  mcp::tool_options own_and_markdown;  // 1. the tool's render beats text_renderer<shouty> and Markdown
+  own_and_markdown.render = [](const json& j) { return "own:" + j["word"].get<std::string>(); };
+  own_and_markdown.format = mcp::text_format::markdown;
+  srv.tool("own", "x", [] { return tt::shouty{"hey"}; }, own_and_markdown);
+  mcp::tool_options markdown;
+  markdown.format = mcp::text_format::markdown;
+  srv.tool("typed", "x", [] { return tt::shouty{"hey"}; }, markdown);  // 2. text_renderer<shouty> beats Markdown
+  srv.tool("md", "x", [] { return tt::profile{"Ada", std::nullopt, "b"}; }, markdown);  // 3. Markdown
+  srv.tool("plain", "x", [] { return tt::profile{"Ada", std::nullopt, "b"}; });       // 4. compact JSON
+  mcp::testing::client c(srv);
+  c.initialize();
+  const json ada{{"name", "Ada"}, {"bio", "b"}};
+  const std::pair<const char*, std::string> expected[] = {
+      {"own", "own:hey"},
+      {"typed", "hey!"},
+      {"md", mcp::render_markdown(ada, mcp::schema_of_ordered<tt::profile>())},
+      {"plain", mcp::render_json(ada)}};
+  for (const auto& [tool, text] : expected) {
+    INFO(tool);
+    json tree = call(c, tool, json::object());  // a parsed message: the JSON tree sink
+    CHECK(text_of(tree) == text);
+    // The same call as text, as the transports hand it over: the sink that writes text.
+    const json id = std::string("text-") + tool;
+    c.send_text(json{{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"}, {"params", {{"name", tool}}}}.dump());
+    json as_text = c.wait_response(id);
+    CHECK(as_text["result"] == tree);
+  }
+}
+
+TEST_CASE("typed tool: the title sits at the top of the Tool; annotations.title is its older spelling") {
+  auto srv = make_server();
+  auto noop = [] { return std::string("x"); };
+  mcp::tool_options titled;
+  titled.title = "New spelling";
+  srv.tool("titled", "x", noop, titled);
+  srv.tool("old_spelling", "x", noop, mcp::annotations{.read_only = true, .title = "Old spelling"});
+  mcp::tool_options both;
+  both.title = "Same";
+  both.hints.title = "Same";
+  srv.tool("both", "x", noop, both);
+  srv.tool("none", "x", noop);
+  mcp::tool_options differ;
+  differ.title = "One";
+  differ.hints.title = "Another";
+  CHECK_THROWS_AS(srv.tool("differ", "x", noop, differ), mcp::definition_error);
+  mcp::testing::client c(srv);
+  c.initialize();
+  const json list = c.result("tools/list");
+  std::map<std::string, json> tools;
+  for (const auto& t : list["tools"]) tools[t["name"].get<std::string>()] = t;
+  CHECK(tools.count("differ") == 0);
+  CHECK(tools["titled"]["title"] == "New spelling");
+  CHECK_FALSE(tools["titled"].contains("annotations"));
+  CHECK(tools["old_spelling"]["title"] == "Old spelling");
+  CHECK(tools["old_spelling"]["annotations"] == json{{"readOnlyHint", true}});
+  CHECK(tools["both"]["title"] == "Same");
+  CHECK_FALSE(tools["both"].contains("annotations"));
+  CHECK_FALSE(tools["none"].contains("title"));
+}

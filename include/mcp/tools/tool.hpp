@@ -34,7 +34,8 @@ namespace mcp {
 inline namespace v0 {
 
 // Customisation point: specialise with `static std::string render(const T&)` to choose the text
-// block of every tool that returns T.
+// block of every tool that returns T. A tool's own tool_options::render comes first; see
+// tool_options for the whole order.
 template <class T>
 struct text_renderer {};
 
@@ -113,6 +114,18 @@ inline const json* check_arguments(const json& args, const validator& in, const 
   return nullptr;
 }
 
+// The one place that decides the text block beside a structured result, in the order tool_options
+// documents: the tool's `render`, then text_renderer<Out>, then Markdown, then (nullopt) the
+// compact JSON of the structured content, which each sink writes its own way. `structured()`
+// gives the structured content as the text shows it.
+template <class Out, class Structured>
+std::optional<std::string> chosen_text(const Out& out, Structured&& structured, const pipeline_settings& s) {
+  if (s.render) return s.render(structured());
+  if constexpr (has_text_renderer<Out>::value) return text_renderer<Out>::render(out);
+  if (s.format == text_format::markdown) return render_markdown(structured(), s.display_schema);
+  return std::nullopt;
+}
+
 inline std::string budgeted(std::string text, const pipeline_settings& s) {
   if (s.text_budget == 0 || text.size() <= s.text_budget) return text;
   return truncate_text(text, s.text_budget, s.truncation_hint);
@@ -135,17 +148,9 @@ json structured_result(const Out& out, const pipeline_settings& s) {
   // value that is not an object needs the wrapped copy.)
   const json wrapped = value.is_object() ? json() : wrap_structured(value);
   const json& structured = value.is_object() ? value : wrapped;
-  std::string text;
-  if (s.render)
-    text = s.render(structured);
-  else if constexpr (has_text_renderer<Out>::value)
-    text = text_renderer<Out>::render(out);
-  else if (s.format == text_format::markdown)
-    text = render_markdown(structured, s.display_schema);
-  else
-    text = render_json(structured);
+  std::optional<std::string> text = chosen_text(out, [&]() -> const json& { return structured; }, s);
   tool_result r;
-  r.content.push_back(text_block(budgeted(std::move(text), s)));
+  r.content.push_back(text_block(budgeted(text ? std::move(*text) : render_json(structured), s)));
   r.structured_content = std::move(value);
   return std::move(r).to_json();
 }
@@ -191,15 +196,8 @@ inline void write_text_result(std::string_view text, std::string& out) {
 template <class Out>
 void write_structured(const Out& value, const pipeline_settings& s, std::string& out) {
   out += "{\"content\":[{\"text\":";
-  if (s.render || has_text_renderer<Out>::value || s.format == text_format::markdown) {
-    std::string text;
-    if (s.render)
-      text = s.render(encode(value));
-    else if constexpr (has_text_renderer<Out>::value)
-      text = text_renderer<Out>::render(value);
-    else
-      text = render_markdown(encode(value), s.display_schema);
-    write_json_string(budgeted(std::move(text), s), out);
+  if (std::optional<std::string> text = chosen_text(value, [&] { return encode(value); }, s)) {
+    write_json_string(budgeted(std::move(*text), s), out);
     out += ",\"type\":\"text\"}],\"structuredContent\":";
     write_encoded(value, out);
   } else {

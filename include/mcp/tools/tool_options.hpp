@@ -1,6 +1,7 @@
 // Per-tool options for server::tool().
 #pragma once
 
+#include <mcp/error.hpp>
 #include <mcp/schema/coercion.hpp>
 #include <mcp/json/json.hpp>
 #include <mcp/tools/render.hpp>
@@ -18,6 +19,8 @@ struct annotations {
   std::optional<bool> destructive;
   std::optional<bool> idempotent;
   std::optional<bool> open_world;
+  // The older spelling of tool_options::title (MCP 2025-03-26), accepted for it: the Tool object
+  // carries it as its top-level `title` (see detail::tool_title).
   std::string title;
 };
 
@@ -25,11 +28,15 @@ struct tool_options {
   tool_options() = default;
   tool_options(annotations a) : hints(std::move(a)) {}  // NOLINT: srv.tool(..., mcp::annotations{...})
 
-  std::string title;
+  std::string title;  // for people (a UI); the model reads the name and description
   annotations hints;
   json icons = nullptr;  // Icon[]
   json meta = nullptr;   // _meta of the Tool
-  // How the text block renders a structured result; `render` overrides both formats.
+  // The text block beside a structured result, chosen in this order (detail::chosen_text decides):
+  //   1. `render`, this tool's own function of the structured content;
+  //   2. text_renderer<T>::render, for every tool that returns T (tools/tool.hpp);
+  //   3. `format` = text_format::markdown: `Field: value` lines in a fenced block;
+  //   4. compact JSON of the structured content (the default; what the spec recommends).
   text_format format = text_format::json;
   std::function<std::string(const json& structured)> render;
   std::optional<coercion> coerce;        // default: the server's policy
@@ -37,6 +44,22 @@ struct tool_options {
   std::size_t text_budget = 0;           // bytes of text before truncation; 0 = no limit
   std::string truncation_hint = "narrow the request to see the rest";
 };
+
+namespace detail {
+
+// The one place that decides a tool's title: the Tool object carries it at its top level, as the
+// spec has since 2025-06-18. annotations.title is the older spelling of the same thing: used when
+// `title` is empty, and never written to the Tool object. Two different titles are a registration
+// error rather than a silent choice.
+inline std::string tool_title(const std::string& title, const annotations& hints, const std::string& tool_name) {
+  if (title.empty()) return hints.title;
+  if (!hints.title.empty() && hints.title != title)
+    throw definition_error("Tool '" + tool_name + "': title \"" + title + "\" and annotations.title \"" + hints.title +
+                           "\" differ; give the title once, as title (annotations.title is its older spelling)");
+  return title;
+}
+
+}  // namespace detail
 
 }  // namespace v0
 }  // namespace mcp

@@ -17,8 +17,7 @@ inline json tool_definition::to_json(bool stateless) const {
   if (!description.empty()) t["description"] = description;
   t["inputSchema"] = input_schema;
   if (!output_schema.is_null()) t["outputSchema"] = stateless ? output_schema : detail::legacy_output_schema(output_schema);
-  json a = json::object();
-  if (!hints.title.empty()) a["title"] = hints.title;
+  json a = json::object();  // no "title": add_tool moved it to the top (detail::tool_title)
   if (hints.read_only) a["readOnlyHint"] = *hints.read_only;
   if (hints.destructive) a["destructiveHint"] = *hints.destructive;
   if (hints.idempotent) a["idempotentHint"] = *hints.idempotent;
@@ -71,6 +70,8 @@ inline void server::add_tool(tool_definition tool) {
   if (!tool.input_schema.is_object() || tool.input_schema.value("type", "") != "object")
     throw definition_error("Tool '" + tool.name + "': inputSchema must be an object schema with \"type\": \"object\"");
   if (!tool.invoke) throw definition_error("Tool '" + tool.name + "' has no handler");
+  tool.title = detail::tool_title(tool.title, tool.hints, tool.name);
+  tool.hints.title.clear();
   {
     std::unique_lock lock(registry_mutex_);
     for (const auto& t : tools_)
