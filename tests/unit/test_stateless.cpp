@@ -325,6 +325,75 @@ TEST_CASE("stateless: one handler asks in both eras", "[stateless][mrtr]") {
   }
 }
 
+TEST_CASE("stateless: a handler that swallows what ctx.ask() throws gets an error, not its result, and a log line",
+          "[stateless][mrtr]") {
+  std::vector<std::string> diagnostics;
+  mcp::server_options options;
+  options.log_sink = [&](std::string_view s) { diagnostics.emplace_back(s); };
+  mcp::server srv({"swallow-test", "1.0"}, options);
+  // The hazard: a catch (...) around ask() that does not rethrow.
+  srv.tool("swallows", "Asks, but catches everything", [](mcp::context& ctx) -> std::string {
+    try {
+      ctx.elicit("Sure?", {{"type", "object"}});
+      return "asked";
+    } catch (...) {
+      return "fell back";
+    }
+  });
+  // The same, rethrowing: the round ends as it should.
+  srv.tool("rethrows", "Asks; catches everything and rethrows", [](mcp::context& ctx) -> std::string {
+    try {
+      auto answer = ctx.elicit("Sure?", {{"type", "object"}});
+      return "answer: " + answer["action"].get<std::string>();
+    } catch (...) {
+      throw;
+    }
+  });
+  srv.prompt("swallows", "A prompt that swallows", [](mcp::context& ctx) -> std::string {
+    try {
+      ctx.create_message({{"messages", json::array()}, {"maxTokens", 10}});
+    } catch (...) {
+    }
+    return "prompt text";
+  });
+  mcp::testing::client c(srv);
+  const json caps = {{"elicitation", json::object()}, {"sampling", json::object()}};
+
+  json swallowed = c.stateless_request("tools/call", {{"name", "swallows"}}, caps);
+  REQUIRE(swallowed.contains("error"));
+  CHECK(error_code(swallowed) == mcp::error_code::internal_error);
+  CHECK(swallowed.dump().find("fell back") == std::string::npos);
+  REQUIRE(diagnostics.size() == 1);
+  CHECK(diagnostics[0].find("'tools/call' handler returned normally after ctx.ask() had ended the round") !=
+        std::string::npos);
+  CHECK(diagnostics[0].find("catch (...)") != std::string::npos);
+
+  json prompt = c.stateless_request("prompts/get", {{"name", "swallows"}}, caps);
+  CHECK(error_code(prompt) == mcp::error_code::internal_error);
+  CHECK(diagnostics.size() == 2);
+
+  json first = c.stateless_request("tools/call", {{"name", "rethrows"}}, caps)["result"];
+  REQUIRE(first["resultType"] == "input_required");
+  json done = c.stateless_request("tools/call",
+                                  {{"name", "rethrows"},
+                                   {"inputResponses", {{"elicitation-1", {{"action", "decline"}}}}},
+                                   {"requestState", first["requestState"]}},
+                                  caps)["result"];
+  CHECK(done["content"][0]["text"] == "answer: decline");
+  CHECK(diagnostics.size() == 2);
+
+  // A 2025-era session waits for the answer instead: nothing is thrown, nothing to swallow.
+  mcp::detail::thread_pool pool(2);
+  mcp::testing::client old(srv, [&pool](std::function<void()> job) { pool.post(std::move(job)); });
+  old.initialize("2025-11-25", caps);
+  json id = old.start_request("tools/call", {{"name", "swallows"}});
+  auto asked = old.messages().take([](const json& m) { return m.value("method", "") == "elicitation/create"; }, 5s);
+  REQUIRE(asked);
+  old.send({{"jsonrpc", "2.0"}, {"id", (*asked)["id"]}, {"result", {{"action", "accept"}}}});
+  CHECK(old.wait_response(id)["result"]["content"][0]["text"] == "asked");
+  CHECK(diagnostics.size() == 2);
+}
+
 TEST_CASE("stateless: structured content of any type, projected to {result} for 2025", "[stateless]") {
   auto srv_ptr = make_server();
   mcp::server& srv = *srv_ptr;

@@ -9,6 +9,7 @@
 #include <mcp/core/session.hpp>
 #include <mcp/transport/transport.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -49,7 +50,8 @@ namespace detail {
 
 // How a 2026-07-28 request asks: the handler stops here, the server answers input_required with
 // these requests, and the client's retry runs the handler again with the answers. Not a
-// std::exception, so handlers' own catch blocks for errors let it through.
+// std::exception, so handlers' own catch blocks for errors let it through; a catch (...) that does
+// not rethrow swallows it (see context::ask and check_round_ended).
 struct input_required {
   std::vector<input_request> requests;
 };
@@ -61,7 +63,21 @@ struct input_round {
   json responses = json::object();
   json carried = json::object();
   json used = json::object();
+  std::atomic<bool> ended{false};  // ask() threw input_required during this run of the handler
 };
+
+// For a handler that returned normally: if ask() had thrown input_required meanwhile, the handler
+// caught it (a catch (...) around ask() that does not rethrow), the client was never asked, and
+// what it returned is not what it meant. Throws an error that the server logs and answers with an
+// internal error, so the mistake is loud rather than a wrong result.
+inline void check_round_ended(const input_round& round, const std::string& method) {
+  if (!round.ended.load()) return;
+  throw error(error_code::input_swallowed,
+              "the '" + method + "' handler returned normally after ctx.ask() had ended the round: it caught what "
+              "ask() (or elicit, create_message, list_roots) throws to stop the handler, so the client was never "
+              "asked. A catch (...) around them must rethrow (catch (...) { ...; throw; }), or catch "
+              "std::exception instead. The request was answered with an internal error.");
+}
 
 // An answer of the wrong shape counts as no answer: the question is asked again.
 inline bool answers(const input_request& request, const json& answer) {
@@ -143,6 +159,13 @@ class context {
   // same questions in the same order on every run, and do nothing irreversible before asking.
   // Throws a tool_error when the client did not declare the capability a request needs (outside
   // tools, the request is refused with -32021).
+  //
+  // Let what ask() throws pass. To end a 2026-07-28 round it throws an internal exception that is
+  // not a std::exception: `catch (const std::exception&)` lets it through, but a `catch (...)` that
+  // does not rethrow swallows it, and the client is never asked. Write `catch (...) { ...; throw; }`.
+  // The server notices a swallowed one: it logs a diagnostic naming the handler and answers the
+  // request with an internal error instead of the handler's result. The same holds for
+  // create_message, elicit and list_roots, which call ask().
   std::map<std::string, json> ask(const std::vector<input_request>& requests,
                                   std::chrono::milliseconds timeout = std::chrono::seconds(300)) {
     for (const auto& r : requests) {
@@ -168,14 +191,18 @@ class context {
       round_->used[r.key] = *answer;
       answers[r.key] = *answer;
     }
-    if (!missing.empty()) throw detail::input_required{std::move(missing)};
+    if (!missing.empty()) {
+      round_->ended = true;
+      throw detail::input_required{std::move(missing)};
+    }
     return answers;
   }
   json ask(const input_request& request, std::chrono::milliseconds timeout = std::chrono::seconds(300)) {
     return ask(std::vector<input_request>{request}, timeout).at(request.key);
   }
 
-  // Shorthands for one question each; their keys are numbered in the order of asking.
+  // Shorthands for one question each; their keys are numbered in the order of asking. Like ask(),
+  // they end a 2026-07-28 round by throwing: never swallow that in a catch (...) (see ask()).
   json create_message(json params, std::chrono::milliseconds timeout = std::chrono::seconds(60)) {
     return ask(sampling_input(next_key("sampling"), std::move(params)), timeout);
   }

@@ -349,6 +349,7 @@ inline void server::dispatch(const std::shared_ptr<session>& s, std::shared_ptr<
       context ctx = round ? context(s, state, replies, client, round) : context(s, state, replies, client);
       try {
         json result = handler.call(ctx, params);
+        if (round) detail::check_round_ended(*round, name);  // a catch (...) around ctx.ask()?
         if (!result.is_object()) throw std::logic_error("a method handler returned " + std::string(result.type_name()) +
                                                         "; a JSON-RPC result must be an object");
         if (round) result = finish_stateless(name, params, std::move(result));
