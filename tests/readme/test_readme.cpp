@@ -28,12 +28,8 @@ namespace readme {
 #include "snippets/tutorial_main.inc"
 
 // --- the tour -------------------------------------------------------------------------------------
-#include "snippets/tour_prompts.inc"
+#include "snippets/tour_resources_prompts.inc"
 #include "snippets/tour_testing.inc"  // a TEST_CASE of its own
-
-void add_resources(mcp::server& srv, notebook& nb) {
-#include "snippets/tour_resources.inc"
-}
 
 void add_clear_notes(mcp::server& srv, notebook& nb) {
 #include "snippets/tour_context.inc"
@@ -155,8 +151,7 @@ TEST_CASE("README tutorial: search_notes has an output schema, annotations, page
 
 TEST_CASE("README tour: resources and prompts", "[readme]") {
   tutorial_server t;
-  add_resources(t.srv, t.nb);
-  add_review_prompt(t.srv);
+  add_resources_and_prompts(t.srv, t.nb);
   t.nb.notes["Groceries"] = "milk";
   mcp::testing::client client(t.srv);
   client.initialize();
