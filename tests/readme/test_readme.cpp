@@ -1,0 +1,232 @@
+// The README's code blocks, compiled where the README shows them (at namespace scope, or inside a
+// function that has `srv` and `nb`), then run: what the README says they do is checked here.
+// tests/readme/snippets.cmake takes them out of README.md at configure time; a compiler error in
+// one names the README's line. Part of the unit test executable (mcp_tests, and mcp_tests_cxx20
+// for the C++20 spelling).
+#include "catch.hpp"
+
+#include <mcp/mcp.hpp>
+#include <mcp/testing.hpp>
+#include <mcp/transport/http.hpp>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "snippets/includes.inc"  // every #include of the README's blocks, here at global scope
+
+using mcp::json;
+
+namespace readme {
+
+// --- the tutorial: four blocks, one program (its main is readme::main, compiled, never called:
+// the readme_without_cmake ctest builds and runs the same blocks as a program of their own) -----
+#include "snippets/tutorial_arguments.inc"
+#include "snippets/tutorial_create_note.inc"
+#include "snippets/tutorial_search.inc"
+#include "snippets/tutorial_main.inc"
+
+// --- the tour -------------------------------------------------------------------------------------
+#include "snippets/tour_resources_prompts.inc"
+#include "snippets/tour_testing.inc"  // a TEST_CASE of its own
+
+void add_clear_notes(mcp::server& srv, notebook& nb) {
+#include "snippets/tour_context.inc"
+}
+
+void add_submit_finding(mcp::server& srv) {
+#include "snippets/tour_runtime_schema.inc"
+}
+
+std::pair<mcp::tool_options, mcp::tool_options> markdown_and_count() {
+#include "snippets/tour_markdown.inc"
+  return {markdown, count};
+}
+
+// Compiled only: it serves until SIGINT (the HTTP tests run the same calls on a free port).
+[[maybe_unused]] int serve_http(mcp::server& srv) {
+#include "snippets/tour_http.inc"
+}
+
+#if __cplusplus >= 202002L
+std::pair<mcp::server_info, mcp::tool_options> spelling_cxx20() {
+#include "snippets/spelling_cxx20.inc"
+  return {srv.info(), read_only};
+}
+#endif
+
+// "int limit = 0; stays required".
+struct zero_default {
+  int limit = 0;
+};
+MCP_STRUCT(zero_default, (limit, "Notes per page"));
+
+// A block as written in the README; `path` is relative to the folder of the snippets/ folder.
+std::string snippet_text(const std::string& path) {
+  std::ifstream in(std::string(MCP_README_SNIPPET_DIR) + "/" + path, std::ios::binary);
+  REQUIRE(in);
+  std::stringstream s;
+  s << in.rdbuf();
+  std::string text = s.str();
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
+std::string text_of(const json& result) { return result.at("content").at(0).at("text").get<std::string>(); }
+
+struct tutorial_server {
+  mcp::server srv{{"notes", "1.0.0"}};
+  notebook nb;
+  tutorial_server() {
+    add_create_note(srv, nb);
+    add_search_notes(srv, nb);
+  }
+};
+
+}  // namespace readme
+
+using namespace readme;
+
+TEST_CASE("README tutorial: the required rule as the README states it", "[readme]") {
+  const json& schema = mcp::schema_of<create_note_args>();
+  CHECK(schema["required"] == json({"title", "body"}));
+  CHECK(schema["properties"]["vis"]["default"] == "team");
+  CHECK(schema["properties"]["vis"]["enum"] == json({"private", "team"}));
+  CHECK(schema["properties"]["title"]["minLength"] == 3);
+  CHECK(schema["additionalProperties"] == false);
+  CHECK(mcp::schema_of<zero_default>()["required"] == json({"limit"}));
+  CHECK(mcp::schema_of<search_args>()["required"] == json({"query"}));  // int limit = 5: optional
+}
+
+TEST_CASE("README tutorial: create_note answers the refusal the README shows", "[readme]") {
+  tutorial_server t;
+  mcp::testing::client client(t.srv);
+  client.initialize();
+  json refused = client.call_tool("create_note", {{"title", "ab"}, {"body", "x"}, {"vis", "public"}});
+  CHECK(refused["isError"] == true);
+  CHECK(text_of(refused) == snippet_text("snippets/tutorial_refusal.txt"));
+  CHECK(t.nb.notes.empty());
+
+  json made = client.call_tool("create_note", {{"title", "Groceries"}, {"body", "milk"}});
+  CHECK_FALSE(made.contains("isError"));
+  CHECK(text_of(made) == "Created note 'Groceries'.");
+  json again = client.call_tool("create_note", {{"title", "Groceries"}, {"body", "eggs"}});
+  CHECK(again["isError"] == true);
+  CHECK(text_of(again).find("already exists") != std::string::npos);
+}
+
+TEST_CASE("README tutorial: search_notes has an output schema, annotations, pages and cut text", "[readme]") {
+  tutorial_server t;
+  for (int i = 0; i < 7; ++i) t.nb.notes["note " + std::to_string(i)] = "milk " + std::string(i == 0 ? 300 : 10, 'x');
+  t.nb.notes["other"] = "bread";
+  mcp::testing::client client(t.srv);
+  client.initialize();
+
+  json tools = client.result("tools/list")["tools"];
+  json search;
+  for (const auto& tool : tools)
+    if (tool["name"] == "search_notes") search = tool;
+  REQUIRE(search.is_object());
+  CHECK(search["annotations"]["readOnlyHint"] == true);
+  CHECK(search["outputSchema"]["properties"].contains("next_cursor"));
+  CHECK(search["inputSchema"]["properties"]["limit"]["default"] == 5);
+
+  json first = client.call_tool("search_notes", {{"query", "milk"}});
+  REQUIRE_FALSE(first.contains("isError"));
+  const json& page = first["structuredContent"];
+  REQUIRE(page["notes"].size() == 5);
+  CHECK(page["notes"][0].get<std::string>().find("[truncated: showed 200 of") != std::string::npos);
+  REQUIRE(page["next_cursor"].is_string());
+  CHECK(json::parse(text_of(first)) == page);  // the text block is the compact JSON
+
+  json second = client.call_tool("search_notes", {{"query", "milk"}, {"cursor", page["next_cursor"]}});
+  CHECK(second["structuredContent"]["notes"].size() == 2);
+  CHECK_FALSE(second["structuredContent"].contains("next_cursor"));
+
+  json replayed = client.call_tool("search_notes", {{"query", "bread"}, {"cursor", page["next_cursor"]}});
+  CHECK(replayed["isError"] == true);
+  CHECK(text_of(replayed).find("belongs to another query") != std::string::npos);
+}
+
+TEST_CASE("README tour: resources and prompts", "[readme]") {
+  tutorial_server t;
+  add_resources_and_prompts(t.srv, t.nb);
+  t.nb.notes["Groceries"] = "milk";
+  mcp::testing::client client(t.srv);
+  client.initialize();
+
+  json read = client.result("resources/read", {{"uri", "notes://Groceries"}});
+  CHECK(read["contents"][0]["text"] == "milk");
+  json missing = client.request("resources/read", {{"uri", "notes://Nothing"}});
+  CHECK(missing["error"]["code"] == mcp::error_code::resource_not_found);
+
+  json prompt = client.result("prompts/get", {{"name", "review_note"}, {"arguments", {{"title", "Groceries"}}}});
+  CHECK(prompt["messages"][0]["role"] == "user");
+  CHECK(prompt["messages"][0]["content"]["text"].get<std::string>().find("'Groceries'") != std::string::npos);
+}
+
+TEST_CASE("README tour: the context asks, reports progress and logs", "[readme]") {
+  mcp::server srv({"notes", "1.0.0"});
+  notebook nb;
+  nb.notes = {{"a", "1"}, {"b", "2"}};
+  add_clear_notes(srv, nb);
+  // The handler waits for the client's answer, so it runs on a thread of its own.
+  std::vector<std::thread> threads;
+  mcp::testing::client client(srv, [&threads](std::function<void()> work) { threads.emplace_back(std::move(work)); });
+  client.initialize("2025-11-25", {{"elicitation", json::object()}});
+
+  json id = client.start_request("tools/call", {{"name", "clear_notes"}, {"_meta", {{"progressToken", "p"}}}});
+  auto asked = client.messages().take([](const json& m) { return m.value("method", "") == "elicitation/create"; },
+                                      std::chrono::seconds(10));
+  REQUIRE(asked);
+  CHECK((*asked)["params"]["message"] == "Delete every note?");
+  client.send({{"jsonrpc", "2.0"}, {"id", (*asked)["id"]}, {"result", {{"action", "accept"}, {"content", {{"ok", true}}}}}});
+  json reply = client.wait_response(id);
+  for (auto& th : threads) th.join();
+  CHECK(text_of(reply["result"]) == "Deleted every note.");
+  CHECK(nb.notes.empty());
+  bool progressed = false, logged = false;
+  for (const auto& m : client.messages().drain()) {
+    progressed = progressed || (m["method"] == "notifications/progress" && m["params"]["progressToken"] == "p");
+    logged = logged || (m["method"] == "notifications/message" && m["params"]["data"] == "every note deleted");
+  }
+  CHECK(progressed);
+  CHECK(logged);
+}
+
+TEST_CASE("README tour: a runtime-schema tool validates like a typed one", "[readme]") {
+  mcp::server srv({"notes", "1.0.0"});
+  add_submit_finding(srv);
+  mcp::testing::client client(srv);
+  client.initialize();
+  json refused = client.call_tool("submit_finding", json::object());
+  CHECK(refused["isError"] == true);
+  CHECK(text_of(refused).find("finding") != std::string::npos);
+  CHECK(text_of(client.call_tool("submit_finding", {{"finding", "a leak"}})) == "Recorded: a leak");
+}
+
+TEST_CASE("README tour: Markdown text and a render function", "[readme]") {
+  auto [markdown, count] = markdown_and_count();
+  mcp::server srv({"notes", "1.0.0"});
+  auto page = [] { return search_page{{"Groceries: milk"}, std::nullopt}; };
+  srv.tool("as_markdown", "The page as Markdown.", page, markdown);
+  srv.tool("as_count", "The page as a count.", page, count);
+  mcp::testing::client client(srv);
+  client.initialize();
+  std::string md = text_of(client.call_tool("as_markdown"));
+  CHECK(md.rfind("```", 0) == 0);
+  CHECK(md.find("Next cursor: N/A") != std::string::npos);
+  CHECK(text_of(client.call_tool("as_count")) == "1 notes");
+}
+
+#if __cplusplus >= 202002L
+TEST_CASE("README: the C++20 spelling means the same as the C++17 one", "[readme]") {
+  auto [info, read_only] = spelling_cxx20();
+  CHECK(info.name == "notes");
+  CHECK(info.version == "1.0.0");
+  CHECK(read_only.hints.read_only == true);
+  CHECK(read_only.hints.open_world == false);
+  CHECK_FALSE(read_only.hints.destructive.has_value());
+}
+#endif
