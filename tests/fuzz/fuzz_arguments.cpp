@@ -6,6 +6,7 @@
 #include "fuzz_types.hpp"
 
 #include <mcp/schema/coercion.hpp>
+#include <mcp/schema/schema.hpp>
 #include <mcp/schema/validation.hpp>
 
 #include <cstdint>

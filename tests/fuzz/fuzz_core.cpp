@@ -7,7 +7,9 @@
 // same bytes.
 #include "fuzz_types.hpp"
 
+#include <mcp/core/features.hpp>
 #include <mcp/core/server.hpp>
+#include <mcp/tools/tool.hpp>
 #include <mcp/testing.hpp>
 
 #include <cstdint>

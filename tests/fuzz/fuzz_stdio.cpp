@@ -1,6 +1,7 @@
 // The stdio transport's line reader: mcp::serve_stream over a socketpair fed the input, with a small
 // max_message_bytes so that the too-long-line path is reached. Oracles: serve_stream returns 0 at
 // end of input; every line it writes is one JSON-RPC object; the output is never cut mid-line.
+#include <mcp/tools/tool.hpp>
 #include <mcp/transport/stdio.hpp>
 
 #include <cstdint>
