@@ -4,6 +4,11 @@
 // ever guessing. A value is changed only where the schema does not accept it and exactly one
 // lossless reading fits.
 //
+// "Fits" here is the walk's answer (detail/validation_walk.hpp), a guide for choosing a reading;
+// it never decides. The verdict after coercion is valijson's: the tool pipeline validates the
+// coerced value with mcp::validator, and tests/unit/test_validation_differential.cpp keeps the
+// walk's "fits" equal to valijson's verdict.
+//
 //   auto report = mcp::coerce(args, schema);   // report.count changes, report.log says which
 //
 // JSON inside a string is read with the SDK's one reader (detail/json_reader.hpp), under the same

@@ -1,16 +1,18 @@
-// A walk over a JSON Schema that checks a value and explains every failure precisely: which
-// value (JSON Pointer), which rule, what was expected and what was received. valijson decides
-// validity on the hot path; this walk exists to turn a failure into messages a model can act on,
-// and to let coercion ask "does this value fit that branch?".
+// The walk that explains why a value does not fit a JSON Schema: which value (JSON Pointer), which
+// rule, what was expected and what was received, for every violation at once. It does not decide
+// validity: valijson does (see validation.hpp), and this walk runs after valijson refused a value,
+// to say why. The rules the SDK checks itself (value_rules) are the same code here and there; for
+// the rest (types, required, additionalProperties, items, combinators...) a differential test
+// (tests/unit/test_validation_differential.cpp) checks that the walk's "fits" is valijson's verdict.
+// Coercion also asks the walk whether a value fits a branch, to choose a reading; the verdict after
+// coercion is valijson's again.
 #pragma once
 
-#include <mcp/json/detail/pointer.hpp>
 #include <mcp/json/detail/reader.hpp>
-#include <mcp/json/detail/utf8.hpp>
 #include <mcp/json/detail/writer.hpp>
 #include <mcp/json/json.hpp>
+#include <mcp/schema/detail/validation_rules.hpp>
 
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <regex>
@@ -21,35 +23,11 @@
 
 namespace mcp {
 inline namespace v0 {
-
-// One broken rule in a value checked against a schema.
-struct violation {
-  std::string pointer;  // JSON Pointer of the offending value in the instance, "" for the root
-  std::string keyword;  // the schema rule that failed: "required", "type", "minLength", ...
-  std::string message;  // one sentence: what was expected and what was received
-};
-
 namespace detail {
 
 // Steps of the walk ($ref hops and combinators count too) before it gives up: a backstop, since
 // validator refuses both self-referencing schemas and values nested deeper than its max_depth.
 constexpr int max_walk_depth = 1000;
-
-// Restores a pointer to its previous length when a walk step returns.
-class pointer_scope {
- public:
-  pointer_scope(std::string& pointer, std::string_view token) : pointer_(pointer), size_(pointer.size()) {
-    append_pointer_token(pointer, token);
-  }
-  pointer_scope(std::string& pointer, std::size_t index) : pointer_scope(pointer, std::to_string(index)) {}
-  ~pointer_scope() { pointer_.resize(size_); }
-  pointer_scope(const pointer_scope&) = delete;
-  pointer_scope& operator=(const pointer_scope&) = delete;
-
- private:
-  std::string& pointer_;
-  std::size_t size_;
-};
 
 // Whether the object schema lists `name` in its "required" (the walk's advice on nulls, coercion's
 // choice of which nulls to drop).
@@ -107,187 +85,13 @@ inline std::string expected_types(const std::vector<std::string>& types) {
   return join_or(words);
 }
 
-// A non-negative integer keyword ("minLength": 3), whether stored signed or unsigned.
-inline bool count_keyword(const json& schema, const char* keyword, std::uint64_t& n) {
-  auto it = schema.find(keyword);
-  if (it == schema.end() || !it->is_number_integer()) return false;
-  if (!it->is_number_unsigned() && it->get<std::int64_t>() < 0) return false;
-  n = it->get<std::uint64_t>();
-  return true;
-}
-
-inline std::string plural(std::uint64_t n, const char* word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
-
-// Exact comparison when both numbers are integers, double otherwise: -1, 0 or 1.
-inline int compare_numbers(const json& a, const json& b) {
-  if (a.is_number_integer() && b.is_number_integer()) {
-    bool a_neg = a.is_number_unsigned() ? false : a.get<std::int64_t>() < 0;
-    bool b_neg = b.is_number_unsigned() ? false : b.get<std::int64_t>() < 0;
-    if (a_neg != b_neg) return a_neg ? -1 : 1;
-    if (a_neg) {
-      auto x = a.get<std::int64_t>(), y = b.get<std::int64_t>();
-      return x < y ? -1 : (x > y ? 1 : 0);
-    }
-    auto x = a.get<std::uint64_t>(), y = b.get<std::uint64_t>();
-    return x < y ? -1 : (x > y ? 1 : 0);
-  }
-  double x = a.get<double>(), y = b.get<double>();
-  return x < y ? -1 : (x > y ? 1 : 0);
-}
-
-inline bool is_multiple_of(const json& value, const json& divisor) {
-  if (value.is_number_integer() && divisor.is_number_integer() && divisor.get<std::int64_t>() != 0) {
-    if (value.is_number_unsigned() && divisor.is_number_unsigned()) {
-      return value.get<std::uint64_t>() % divisor.get<std::uint64_t>() == 0;
-    }
-    auto d = divisor.get<std::int64_t>();
-    if (d == -1) return true;
-    if (value.is_number_unsigned()) {
-      auto v = value.get<std::uint64_t>();
-      auto ad = static_cast<std::uint64_t>(d < 0 ? -d : d);
-      return v % ad == 0;
-    }
-    return value.get<std::int64_t>() % d == 0;
-  }
-  double d = divisor.get<double>();
-  if (d == 0) return false;
-  double q = value.get<double>() / d;
-  if (!std::isfinite(q)) return false;
-  return std::fabs(q - std::nearbyint(q)) <= 1e-9 * std::fmax(1.0, std::fabs(q));
-}
-
-// --- formats (hand-written: no regex on the hot path) ------------------------------------------
-
-inline bool digits(std::string_view s, std::size_t pos, std::size_t n, int& out) {
-  if (pos + n > s.size()) return false;
-  out = 0;
-  for (std::size_t i = pos; i < pos + n; ++i) {
-    if (s[i] < '0' || s[i] > '9') return false;
-    out = out * 10 + (s[i] - '0');
-  }
-  return true;
-}
-
-inline bool is_date(std::string_view s) {
-  int y, m, d;
-  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
-  if (!digits(s, 0, 4, y) || !digits(s, 5, 2, m) || !digits(s, 8, 2, d)) return false;
-  if (m < 1 || m > 12 || d < 1) return false;
-  static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  return d <= days[m - 1] + (m == 2 && leap ? 1 : 0);
-}
-
-inline bool is_time(std::string_view s) {
-  int h, m, sec;
-  if (s.size() < 9 || s[2] != ':' || s[5] != ':') return false;
-  if (!digits(s, 0, 2, h) || !digits(s, 3, 2, m) || !digits(s, 6, 2, sec)) return false;
-  if (h > 23 || m > 59 || sec > 60) return false;
-  std::size_t i = 8;
-  if (i < s.size() && s[i] == '.') {
-    std::size_t start = ++i;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
-    if (i == start) return false;
-  }
-  if (i + 1 == s.size() && (s[i] == 'Z' || s[i] == 'z')) return true;
-  int oh, om;
-  return i + 6 == s.size() && (s[i] == '+' || s[i] == '-') && digits(s, i + 1, 2, oh) && s[i + 3] == ':' &&
-         digits(s, i + 4, 2, om) && oh <= 23 && om <= 59;
-}
-
-inline bool is_date_time(std::string_view s) {
-  return s.size() > 11 && (s[10] == 'T' || s[10] == 't') && is_date(s.substr(0, 10)) && is_time(s.substr(11));
-}
-
-inline bool is_email(std::string_view s) {
-  auto at = s.rfind('@');
-  if (at == std::string_view::npos || at == 0 || at + 1 == s.size()) return false;
-  for (char c : s) {
-    if (static_cast<unsigned char>(c) <= ' ') return false;
-  }
-  std::string_view domain = s.substr(at + 1);
-  return domain.find('@') == std::string_view::npos && domain.front() != '.' && domain.back() != '.';
-}
-
-// An absolute URI: scheme ":" and no whitespace or control characters.
-inline bool is_uri(std::string_view s) {
-  auto colon = s.find(':');
-  if (colon == std::string_view::npos || colon == 0) return false;
-  auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
-  if (!alpha(s[0])) return false;
-  for (std::size_t i = 1; i < colon; ++i) {
-    char c = s[i];
-    if (!alpha(c) && !(c >= '0' && c <= '9') && c != '+' && c != '-' && c != '.') return false;
-  }
-  for (char c : s) {
-    auto u = static_cast<unsigned char>(c);
-    if (u <= ' ' || u == 0x7F || c == '"' || c == '<' || c == '>' || c == '\\' || c == '^' || c == '`' ||
-        c == '{' || c == '|' || c == '}')
-      return false;
-  }
-  return true;
-}
-
-inline bool is_uuid(std::string_view s) {
-  if (s.size() != 36) return false;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (i == 8 || i == 13 || i == 18 || i == 23) {
-      if (c != '-') return false;
-    } else if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) {
-      return false;
-    }
-  }
-  return true;
-}
-
-inline bool is_ipv4(std::string_view s) {
-  int parts = 0;
-  std::size_t i = 0;
-  while (parts < 4) {
-    std::size_t start = i;
-    int value = 0;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9' && i - start < 3) value = value * 10 + (s[i++] - '0');
-    if (i == start || value > 255 || (s[start] == '0' && i - start > 1)) return false;
-    if (++parts < 4) {
-      if (i >= s.size() || s[i] != '.') return false;
-      ++i;
-    }
-  }
-  return i == s.size();
-}
-
-// The formats this walk checks, with an example for the message. Unknown formats are annotations.
-struct format_rule {
-  const char* name;
-  bool (*check)(std::string_view);
-  const char* hint;
-};
-
-inline const format_rule* find_format(std::string_view name) {
-  static const format_rule rules[] = {
-      {"date-time", is_date_time, "an RFC 3339 date-time such as \"2025-01-31T14:00:00Z\""},
-      {"date", is_date, "a date such as \"2025-01-31\""},
-      {"time", is_time, "a time such as \"14:00:00Z\""},
-      {"email", is_email, "an email address such as \"name@example.com\""},
-      {"uri", is_uri, "an absolute URI such as \"https://example.com/page\""},
-      {"uuid", is_uuid, "a UUID such as \"123e4567-e89b-12d3-a456-426614174000\""},
-      {"ipv4", is_ipv4, "an IPv4 address such as \"192.0.2.1\""},
-  };
-  for (const auto& r : rules) {
-    if (name == r.name) return &r;
-  }
-  return nullptr;
-}
-
 // --- $ref ---------------------------------------------------------------------------------------
 
-// Resolves a same-document reference ("#", "#/$defs/node", "#/definitions/a%20b"); null if it can't.
-inline const json* resolve_ref(const json& root, const std::string& ref) {
-  if (ref.empty() || ref[0] != '#') return nullptr;
-  std::string pointer;
+// The JSON Pointer of a same-document reference ("#/definitions/a%20b" -> "/definitions/a b");
+// false for a reference to another document.
+inline bool ref_pointer(const std::string& ref, std::string& pointer) {
+  if (ref.empty() || ref[0] != '#') return false;
+  pointer.clear();
   for (std::size_t i = 1; i < ref.size(); ++i) {
     auto hex_digit = [](char c) { return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'); };
     if (ref[i] == '%' && i + 2 < ref.size() && hex_digit(ref[i + 1]) && hex_digit(ref[i + 2])) {
@@ -298,6 +102,13 @@ inline const json* resolve_ref(const json& root, const std::string& ref) {
       pointer += ref[i];
     }
   }
+  return true;
+}
+
+// Resolves a same-document reference ("#", "#/$defs/node", "#/definitions/a%20b"); null if it can't.
+inline const json* resolve_ref(const json& root, const std::string& ref) {
+  std::string pointer;
+  if (!ref_pointer(ref, pointer)) return nullptr;
   if (pointer.empty()) return &root;
   if (pointer[0] != '/') return nullptr;
   const json* node = &root;
@@ -318,7 +129,8 @@ inline const json* resolve_ref(const json& root, const std::string& ref) {
       if (it == node->end()) return nullptr;
       node = &*it;
     } else if (node->is_array()) {
-      if (unescaped.empty() || unescaped.find_first_not_of("0123456789") != std::string::npos) return nullptr;
+      if (unescaped.empty() || unescaped.size() > 9 || unescaped.find_first_not_of("0123456789") != std::string::npos)
+        return nullptr;
       auto index = std::stoul(unescaped);
       if (index >= node->size()) return nullptr;
       node = &(*node)[index];
@@ -374,20 +186,11 @@ class schema_walker {
       // A wrong type makes the other rules moot: report it alone.
       if (!any) return fail(out, pointer, "type", "must be " + expected_types(types) + ", got " + describe_value(value));
     }
-    if (auto e = schema.find("enum"); e != schema.end() && e->is_array()) {
-      bool found = false;
-      for (const auto& candidate : *e) found = found || candidate == value;
-      if (!found) valid = fail(out, pointer, "enum", "must be one of " + list_values(*e) + ", got " + render(value));
-      if (done()) return false;
-    }
-    if (auto c = schema.find("const"); c != schema.end() && *c != value) {
-      valid = fail(out, pointer, "const", "must be " + render(*c) + ", got " + render(value));
-      if (done()) return false;
-    }
-    if (value.is_number()) {
-      valid = check_number(value, schema, pointer, out) && valid;
-    } else if (value.is_string()) {
-      valid = check_string(value, schema, pointer, out) && valid;
+    // The rules the SDK checks itself: the same code decides them inside valijson.
+    valid = value_rules(schema).check(value, pointer, out) && valid;
+    if (done()) return false;
+    if (value.is_string()) {
+      valid = check_pattern(value, schema, pointer, out) && valid;
     } else if (value.is_array()) {
       valid = check_array(value, schema, pointer, out, depth) && valid;
     } else if (value.is_object()) {
@@ -407,17 +210,6 @@ class schema_walker {
   static bool fail(std::vector<violation>* out, const std::string& pointer, const char* keyword, std::string message) {
     if (out) out->push_back({pointer, keyword, std::move(message)});
     return false;
-  }
-
-  static std::string list_values(const json& values) {
-    std::string out;
-    std::size_t shown = 0;
-    for (const auto& v : values) {
-      if (shown == 20) return out + ", ... (" + std::to_string(values.size() - shown) + " more)";
-      if (shown++ > 0) out += ", ";
-      out += render(v);
-    }
-    return out;
   }
 
   const std::regex* regex_for(const std::string& pattern) const {
@@ -445,59 +237,13 @@ class schema_walker {
     }
   }
 
-  bool check_number(const json& value, const json& schema, const std::string& pointer,
-                    std::vector<violation>* out) const {
-    bool valid = true;
-    auto bound = [&](const char* keyword, bool ok_when_less, bool inclusive, const char* phrase) {
-      auto it = schema.find(keyword);
-      if (it == schema.end() || !it->is_number() || (!valid && !out)) return;
-      int c = compare_numbers(value, *it);
-      bool ok = c == 0 ? inclusive : (c < 0) == ok_when_less;
-      if (!ok) valid = fail(out, pointer, keyword, std::string("must be ") + phrase + " " + render(*it) + ", got " + render(value));
-    };
-    bound("minimum", false, true, "at least");
-    bound("maximum", true, true, "at most");
-    bound("exclusiveMinimum", false, false, "greater than");
-    bound("exclusiveMaximum", true, false, "less than");
-    auto m = schema.find("multipleOf");
-    if (m != schema.end() && m->is_number() && (valid || out) && !is_multiple_of(value, *m)) {
-      valid = fail(out, pointer, "multipleOf", "must be a multiple of " + render(*m) + ", got " + render(value));
-    }
-    return valid;
-  }
-
-  bool check_string(const json& value, const json& schema, const std::string& pointer,
-                    std::vector<violation>* out) const {
-    const auto& text = value.get_ref<const std::string&>();
-    bool valid = true;
-    std::size_t length = 0;
-    bool counted = false;
-    auto chars = [&] {
-      if (!counted) length = count_code_points(text), counted = true;
-      return length;
-    };
-    if (std::uint64_t limit = 0; count_keyword(schema, "minLength", limit) && chars() < limit) {
-      valid = fail(out, pointer, "minLength", "must be at least " + plural(limit, "character") +
-                                                  " long, got " + render(value));
-      if (!out) return false;
-    }
-    if (std::uint64_t limit = 0; count_keyword(schema, "maxLength", limit) && chars() > limit) {
-      valid = fail(out, pointer, "maxLength", "must be at most " + plural(limit, "character") +
-                                                  " long, got " + plural(chars(), "character") + ": " + render(value));
-      if (!out) return false;
-    }
-    if (auto it = schema.find("pattern"); it != schema.end() && it->is_string() &&
-                                          !pattern_matches(it->get_ref<const std::string&>(), text)) {
-      valid = fail(out, pointer, "pattern", "must match the pattern '" + it->get<std::string>() + "', got " + render(value));
-      if (!out) return false;
-    }
-    if (auto it = schema.find("format"); it != schema.end() && it->is_string()) {
-      const format_rule* rule = find_format(it->get_ref<const std::string&>());
-      if (rule && !rule->check(text)) {
-        valid = fail(out, pointer, "format", std::string("must be ") + rule->hint + ", got " + render(value));
-      }
-    }
-    return valid;
+  bool check_pattern(const json& value, const json& schema, const std::string& pointer,
+                     std::vector<violation>* out) const {
+    auto it = schema.find("pattern");
+    if (it == schema.end() || !it->is_string() ||
+        pattern_matches(it->get_ref<const std::string&>(), value.get_ref<const std::string&>()))
+      return true;
+    return fail(out, pointer, "pattern", "must match the pattern '" + it->get<std::string>() + "', got " + render(value));
   }
 
   bool check_array(const json& value, const json& schema, std::string& pointer, std::vector<violation>* out,
@@ -513,18 +259,6 @@ class schema_walker {
       valid = fail(out, pointer, "maxItems", "must have at most " + plural(limit, "item") +
                                                  ", got " + std::to_string(n));
       if (!out) return false;
-    }
-    if (auto it = schema.find("uniqueItems"); it != schema.end() && it->is_boolean() && it->get<bool>()) {
-      for (std::size_t i = 0; i < value.size() && valid; ++i) {
-        for (std::size_t j = i + 1; j < value.size(); ++j) {
-          if (value[i] == value[j]) {
-            valid = fail(out, pointer, "uniqueItems", "must not contain duplicates, but items " + std::to_string(i) +
-                                                          " and " + std::to_string(j) + " are both " + render(value[i]));
-            break;
-          }
-        }
-      }
-      if (!valid && !out) return false;
     }
     auto items = schema.find("items");
     if (items != schema.end() && items->is_array()) {
