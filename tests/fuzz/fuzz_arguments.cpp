@@ -3,6 +3,11 @@
 //  - a value the validator accepts must decode (the schema and the decoder agree);
 //  - coercion leaves an already valid value alone;
 //  - what decode produced encodes to a value that is valid again and decodes to the same thing.
+// And the differential oracle, on the same bytes read as choices: a random schema of the shapes
+// MCP_STRUCT emits (or a runtime schema's) and values near it, on which the fast path and the walk
+// that explains a refusal must agree with valijson, the validator of record (tests/schema_cases.hpp,
+// the generator of tests/unit/test_validation_differential.cpp).
+#include "../schema_cases.hpp"
 #include "fuzz_types.hpp"
 
 #include <mcp/schema/coercion.hpp>
@@ -12,6 +17,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+#include <string>
 
 namespace {
 
@@ -40,9 +47,30 @@ void check_decodes(const mcp::validator& v, const mcp::json& value) {
   if (twice != again) disagree("decode(encode(x)) changed the value", again, twice.dump());
 }
 
+// The bytes steer the generator: its first choice, the low bit of the first byte, picks the runtime
+// shapes too.
+void hunt_disagreements(const std::uint8_t* data, std::size_t size) {
+  schema_cases::entropy e(data, size);
+  const bool extended = e.one_in(2);
+  schema_cases::generator gen(e, extended);
+  const mcp::json schema = gen.arguments();
+  std::unique_ptr<mcp::validator> v;
+  try {
+    v = std::make_unique<mcp::validator>(schema);
+  } catch (const mcp::schema_error& err) {
+    disagree("the generator made a schema the validator refuses", schema, err.what());
+  }
+  for (int i = 0; i < 4; ++i) {
+    const mcp::json value = gen.value(schema);
+    const std::string d = schema_cases::disagreement(schema_cases::judge(*v, value));
+    if (!d.empty()) disagree("the validation engines disagree", value, "schema " + schema_cases::text(schema) + "\n" + d);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  hunt_disagreements(data, size);
   static const mcp::validator v(mcp::schema_of<fz::rich>());
   mcp::json args = mcp::json::parse(data, data + size, nullptr, false);
   if (args.is_discarded()) return 0;
