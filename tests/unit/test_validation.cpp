@@ -5,9 +5,15 @@
 #include <mcp/schema/coercion.hpp>
 #include <mcp/schema/validation.hpp>
 
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validator.hpp>
+
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <thread>
 #include <vector>
@@ -40,6 +46,36 @@ std::string schema_error_of(const json& schema) {
     return e.what();
   }
   return "(accepted)";
+}
+
+// valijson alone, as it reads a draft-07 schema: what the SDK's overrides correct.
+bool plain_valijson_accepts(const json& schema, const json& value) {
+  valijson::Schema compiled;
+  valijson::SchemaParser(valijson::SchemaParser::kDraft7).populateSchema(valijson::adapters::NlohmannJsonAdapter(schema), compiled);
+  valijson::Validator v;
+  return v.validate(compiled, valijson::adapters::NlohmannJsonAdapter(value), nullptr);
+}
+
+// One override of valijson's verdict: valijson alone says the opposite of the SDK, the SDK says
+// `valid`, and a refusal names `keyword`.
+struct override_case {
+  const char* schema;
+  json value;
+  bool valid;
+  const char* keyword;
+};
+
+void check_override(const override_case& c) {
+  const json schema = json::parse(c.schema);
+  const mcp::validator v(schema, mcp::validator::root::any);
+  INFO("schema " << c.schema << "\nvalue  " << c.value.dump());
+  CHECK(plain_valijson_accepts(schema, c.value) != c.valid);  // the reason for the override
+  const auto problems = v.validate(c.value);
+  CHECK(problems.empty() == c.valid);
+  if (!c.valid) {
+    REQUIRE(problems.size() == 1);
+    CHECK(problems[0].keyword == c.keyword);
+  }
 }
 
 }  // namespace
@@ -461,4 +497,87 @@ TEST_CASE("coercion: a root string holding the arguments object", "[coercion]") 
   CHECK(args == json{{"limit", 2}});
   CHECK(report.count == 2);
   CHECK(report.log.front() == "(root): string \"{\\\"limit\\\":\\\"2\\\"}\" -> object {\"limit\":\"2\"}");
+}
+
+// One test per override listed in include/mcp/schema/detail/validation_valijson.hpp. Each checks
+// that valijson alone gives the other verdict (so an override that became needless shows up here).
+TEST_CASE("override 1: enum, const and uniqueItems compare numbers exactly", "[validation][override]") {
+  const json u64_max = std::numeric_limits<std::uint64_t>::max();
+  for (const auto& c : std::vector<override_case>{
+           {R"({"type":"array","uniqueItems":true})", json::array({9007199254740992LL, 9007199254740993LL}), true, ""},
+           {R"({"enum":[-1]})", u64_max, false, "enum"},
+           {R"({"const":-1})", u64_max, false, "const"},
+       })
+    check_override(c);
+}
+
+TEST_CASE("override 2: numeric bounds compare exactly, bounds beyond int64 too", "[validation][override]") {
+  for (const auto& c : std::vector<override_case>{
+           {R"({"type":"integer","maximum":9007199254740992})", 9007199254740993LL, false, "maximum"},
+           {R"({"type":"integer","exclusiveMinimum":9007199254740992})", 9007199254740993LL, true, ""},
+           {R"({"type":"integer","maximum":18446744073709551615})", 5, true, ""},
+           {R"({"type":"integer","minimum":9223372036854775808})", 5, false, "minimum"},
+       })
+    check_override(c);
+}
+
+TEST_CASE("override 3: multipleOf keeps the fraction", "[validation][override]") {
+  for (const auto& c : std::vector<override_case>{
+           {R"({"multipleOf":5})", 10.5, false, "multipleOf"},
+           {R"({"multipleOf":5})", 0.5, false, "multipleOf"},
+       })
+    check_override(c);
+  CHECK(check(args_schema(parse(R"({"multipleOf":0.1})")), json{{"a", 0.3}}).empty());  // 3 x 0.1, within 1e-9
+}
+
+TEST_CASE("override 4: lengths count every code point, NUL too", "[validation][override]") {
+  for (const auto& c : std::vector<override_case>{
+           {R"({"type":"string","minLength":4})", std::string("a\0bc", 4), true, ""},
+           {R"({"type":"string","maxLength":1})", std::string("\0\0", 2), false, "maxLength"},
+       })
+    check_override(c);
+  CHECK(one_problem(parse(R"({"type":"string","maxLength":2})"), "\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E") ==
+        "/a|maxLength|must be at most 2 characters long, got 3 characters: \"\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E\"");
+}
+
+TEST_CASE("override 5: formats the SDK checks, on strings only", "[validation][override]") {
+  for (const auto& c : std::vector<override_case>{
+           {R"({"type":"string","format":"date"})", "2023-02-29", false, "format"},
+           {R"({"type":"string","format":"email"})", "nobody", false, "format"},
+           {R"({"type":"string","format":"uuid"})", "123e4567e89b12d3a456426614174000", false, "format"},
+           {R"({"type":"string","format":"ipv4"})", "256.0.0.1", false, "format"},
+           {R"({"format":"date"})", 5, true, ""},
+       })
+    check_override(c);
+  // Formats the SDK does not know are annotations, as valijson reads them.
+  CHECK(check(args_schema(parse(R"({"type":"string","format":"made-up"})")), json{{"a", "x"}}).empty());
+}
+
+TEST_CASE("override 6: integers beyond int64 in the value are read as themselves", "[validation][override]") {
+  const json u64_max = std::numeric_limits<std::uint64_t>::max();
+  for (const auto& c : std::vector<override_case>{
+           {R"({"type":"integer","minimum":0})", u64_max, true, ""},
+           {R"({"type":"integer","minimum":-32768,"maximum":32767})", u64_max, false, "maximum"},
+           {R"({"type":"array","items":{"type":"integer","minimum":0}})", json::array({1, u64_max}), true, ""},
+       })
+    check_override(c);
+  // A stand-in never collides with a negative the value really holds.
+  const mcp::validator v(parse(R"({"type":"array","items":{"type":"integer","minimum":-5}})"), mcp::validator::root::any);
+  const auto problems = v.validate(json::array({u64_max, std::numeric_limits<std::int64_t>::min()}));
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].pointer == "/1");
+}
+
+TEST_CASE("override 7: $ref with siblings applies them (2020-12), not ignores them (draft-07)", "[validation][override]") {
+  check_override({R"({"$defs":{"s":{"type":"string"}},"$ref":"#/$defs/s","minLength":2})", "x", false, "minLength"});
+}
+
+TEST_CASE("validation: a refusal the walk can not explain stays a refusal, at valijson's pointer",
+          "[validation][override]") {
+  // valijson's context path, read as data: the pointer of the deepest value it refused.
+  const json schema = parse(R"({"type":"object","properties":{"list":{"type":"array","items":{"type":"integer"}}}})");
+  const mcp::validator v(schema);
+  const auto at = v.compiled().record->refused_at(json{{"list", json::array({1, "x"})}});
+  CHECK(at == std::vector<std::string>{"/list/1"});
+  CHECK(v.compiled().record->refused_at(json{{"list", json::array({1})}}).empty());
 }
