@@ -13,10 +13,12 @@
 #include <mcp/schema/schema.hpp>
 #include <mcp/schema/validation.hpp>
 
+#include <mcp/core/connection.hpp>
 #include <mcp/core/content.hpp>
 #include <mcp/core/context.hpp>
 #include <mcp/core/features.hpp>
 #include <mcp/core/jsonrpc.hpp>
+#include <mcp/core/message.hpp>
 #include <mcp/core/paging.hpp>
 #include <mcp/core/server.hpp>
 

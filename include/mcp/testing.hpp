@@ -1,10 +1,12 @@
 // In-process testing: an in-memory connection to a server and a small client that drives it.
-// The SDK's own tests use these; so can yours.
+// The SDK's own tests use these; so can yours. It is also the smallest transport there is: an
+// outbound that keeps what the server sends, and a connection fed with each message as text.
 #pragma once
 
-#include <mcp/json/json.hpp>
+#include <mcp/core/connection.hpp>
 #include <mcp/core/server.hpp>
-#include <mcp/core/session.hpp>
+#include <mcp/json/detail/writer.hpp>
+#include <mcp/json/json.hpp>
 #include <mcp/transport/transport.hpp>
 
 #include <chrono>
@@ -19,7 +21,8 @@ namespace mcp {
 inline namespace v0 {
 namespace testing {
 
-// Messages the server sent, in order, waiting to be read by the client end.
+// Messages the server sent, in order, waiting to be read by the client end. Every member is safe
+// from any thread.
 class inbox final : public outbound {
  public:
   void send(const json& message) override {
@@ -62,10 +65,13 @@ class inbox final : public outbound {
 
 // A client connected to a server in memory. With the default inline executor every request is
 // answered before request() returns; pass another executor to exercise concurrency.
+//
+// Threads: drive it from one thread (ids are numbered without a lock); messages() may be read
+// from any thread.
 class client {
  public:
   explicit client(server& srv, executor run = inline_executor())
-      : server_(srv), inbox_(std::make_shared<inbox>()), session_(std::make_shared<session>(inbox_, std::move(run))) {}
+      : inbox_(std::make_shared<inbox>()), connection_(srv, inbox_, std::move(run)) {}
 
   // Sends a request and returns the whole response message (result or error).
   json request(const std::string& method, json params = json::object(),
@@ -82,7 +88,12 @@ class client {
   }
   json wait_response(const json& id, std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
     auto found = inbox_->take(
-        [&](const json& m) { return !m.contains("method") && m.contains("id") && m["id"] == id && m["id"].type() == id.type(); },
+        [&](const json& m) {
+          // The id comes back as the server read it from text: 1 may come back unsigned, never as a
+          // string or a float.
+          return !m.contains("method") && m.contains("id") && m["id"] == id &&
+                 m["id"].is_number_float() == id.is_number_float();
+        },
         timeout);
     if (!found) throw std::runtime_error("no response to request " + id.dump());
     return *found;
@@ -94,8 +105,9 @@ class client {
     return response["result"];
   }
   void notify(const std::string& method, json params = nullptr) { send(jsonrpc::notification(method, std::move(params))); }
-  void send(json message) { server_.handle(session_, std::move(message)); }
-  void send_text(std::string_view text) { server_.handle_text(session_, text); }
+  // Any JSON value as a message, sent as its text: the road every transport's messages take.
+  void send(const json& message) { send_text(detail::to_json_text(message)); }
+  void send_text(std::string_view text) { connection_.receive(text); }
 
   // initialize + notifications/initialized; returns the initialize result.
   json initialize(const std::string& version = "2025-11-25", json capabilities = json::object()) {
@@ -124,12 +136,12 @@ class client {
 
   // Messages not yet taken by wait_response: notifications, requests from the server, stray replies.
   inbox& messages() { return *inbox_; }
-  const std::shared_ptr<session>& server_session() const { return session_; }
+  // The server's end of this client's connection.
+  mcp::connection& connection() { return connection_; }
 
  private:
-  server& server_;
   std::shared_ptr<inbox> inbox_;
-  std::shared_ptr<session> session_;
+  mcp::connection connection_;
   long long next_id_ = 1;
 };
 

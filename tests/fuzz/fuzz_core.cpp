@@ -1,12 +1,13 @@
-// Raw messages through the whole core: each input line goes to server::handle_text on a fresh,
-// initialized in-memory session of a server with typed tools, a runtime-schema tool, resources, a
-// resource template, prompts and completions. Oracles: nothing escapes handle_text; every message
+// Raw messages through the whole core: each input line goes to connection::receive on a fresh,
+// initialized in-memory connection to a server with typed tools, a runtime-schema tool, resources,
+// a resource template, prompts and completions. Oracles: nothing escapes receive; every message
 // the server sends is a well-formed JSON-RPC message that serialises as strict UTF-8; the text of
-// a handler's exception never reaches the client; and a second session, given each line that is
-// JSON as a parsed message (the general path, never the direct one for tools/call), receives the
-// same bytes.
+// a handler's exception never reaches the client; and the result builder's two sinks agree: a
+// connection whose outbound takes results as text (the text sink) and one whose outbound takes
+// trees receive the same bytes.
 #include "fuzz_types.hpp"
 
+#include <mcp/core/connection.hpp>
 #include <mcp/core/features.hpp>
 #include <mcp/core/server.hpp>
 #include <mcp/tools/tool.hpp>
@@ -137,6 +138,8 @@ void check_message(const mcp::json& m, bool check_leak) {
 // Every message as the bytes a transport writes, whichever way the server sent it.
 class text_recorder final : public mcp::outbound {
  public:
+  explicit text_recorder(bool takes_text) : takes_text_(takes_text) {}
+  bool takes_text() const override { return takes_text_; }
   void send(const mcp::json& message) override { lines.push_back(mcp::detail::to_json_text(message)); }
   void send_result(const mcp::json& id, mcp::json result) override {
     lines.emplace_back();
@@ -147,15 +150,16 @@ class text_recorder final : public mcp::outbound {
     mcp::detail::write_response_text(id, result, lines.back());
   }
   std::vector<std::string> lines;
+
+ private:
+  const bool takes_text_;
 };
 
-std::shared_ptr<mcp::session> initialized_session(mcp::server& srv, const std::shared_ptr<text_recorder>& out) {
-  auto s = std::make_shared<mcp::session>(out);
-  srv.handle_text(s, R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
-                     R"("capabilities":{},"clientInfo":{"name":"fuzz","version":"1"}}})");
-  srv.handle_text(s, R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
-  out->lines.clear();
-  return s;
+void initialize(mcp::connection& conn, text_recorder& out) {
+  conn.receive(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
+               R"("capabilities":{},"clientInfo":{"name":"fuzz","version":"1"}}})");
+  conn.receive(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  out.lines.clear();
 }
 
 }  // namespace fzcore
@@ -170,23 +174,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string_view input(reinterpret_cast<const char*>(data), size);
   // A client may of course send the marker itself and get it echoed (e.g. in "Method not found").
   const bool check_leak = input.find("SECRET") == std::string_view::npos;
-  auto as_text = std::make_shared<text_recorder>(), as_tree = std::make_shared<text_recorder>();
-  auto by_text = initialized_session(srv, as_text), by_tree = initialized_session(srv, as_tree);
+  auto as_text = std::make_shared<text_recorder>(true), as_tree = std::make_shared<text_recorder>(false);
+  mcp::connection by_text(srv, as_text), by_tree(srv, as_tree);
+  initialize(by_text, *as_text);
+  initialize(by_tree, *as_tree);
   while (!input.empty()) {
     auto nl = input.find('\n');
     const std::string_view line = input.substr(0, nl);
     c.send_text(line);
-    srv.handle_text(by_text, line);
-    mcp::json message;
-    if (mcp::detail::read_json(line, message, srv.options().max_json_depth) == mcp::detail::read_result::ok)
-      srv.handle(by_tree, std::move(message));
-    else
-      srv.handle_text(by_tree, line);
+    by_text.receive(line);
+    by_tree.receive(line);
     input.remove_prefix(nl == std::string_view::npos ? input.size() : nl + 1);
   }
   for (const auto& m : c.messages().drain()) check_message(m, check_leak);
   if (as_text->lines != as_tree->lines) {
-    std::fprintf(stderr, "the direct path answered differently from the general path\n");
+    std::fprintf(stderr, "the text sink answered differently from the tree sink\n");
     for (const auto& l : as_text->lines) std::fprintf(stderr, "text: %s\n", l.c_str());
     for (const auto& l : as_tree->lines) std::fprintf(stderr, "tree: %s\n", l.c_str());
     std::abort();

@@ -9,8 +9,8 @@
 //   0xF6 n     the text so far inside depth(n) levels of [ ]: n + 1 for n up to 0xEA, else
 //              2^(n - 0xEB), up to 1,048,576 (deep texts are slow to fuzz: they take rarer bytes)
 //   0xF7 n     the text so far inside depth(n) levels of {"a": }
-// Target byte: bits 0-2 the argument (see place()), bit 3 adds _meta (the general path instead of
-// the direct one), bit 4 uses the tool variant with coercion off, bit 5 adds a null optional field.
+// Target byte: bits 0-2 the argument (see place()), bit 3 adds _meta and has the result built as a
+// tree instead of written as text (the result builder's other sink), bit 4 uses the tool variant with coercion off, bit 5 adds a null optional field.
 // Oracles, beyond no crash, leak or UB:
 //  - the call gets a result (isError or not), never a protocol error, and a ping afterwards is
 //    answered: the server is still serving;
@@ -25,6 +25,7 @@
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/json/detail/writer.hpp>
 #include <mcp/json/detail/utf8.hpp>
+#include <mcp/core/connection.hpp>
 #include <mcp/core/server.hpp>
 #include <mcp/tools/tool.hpp>
 
@@ -109,6 +110,8 @@ mcp::server& the_server() {
 // The replies, as the bytes a transport writes.
 class text_recorder final : public mcp::outbound {
  public:
+  explicit text_recorder(bool takes_text) : takes_text_(takes_text) {}
+  bool takes_text() const override { return takes_text_; }
   void send(const mcp::json& message) override { lines.push_back(mcp::detail::to_json_text(message)); }
   void send_result(const mcp::json& id, mcp::json result) override {
     lines.emplace_back();
@@ -119,6 +122,9 @@ class text_recorder final : public mcp::outbound {
     mcp::detail::write_response_text(id, result, lines.back());
   }
   std::vector<std::string> lines;
+
+ private:
+  const bool takes_text_;
 };
 
 std::size_t depth_of(std::uint8_t n) { return n < 0xEB ? std::size_t{n} + 1 : std::size_t{1} << (n - 0xEB); }
@@ -250,15 +256,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                       {"arguments", place(w, s, null_optional, field)}};
   if (general) params["_meta"] = {{"progressToken", 7}};
 
-  auto out = std::make_shared<text_recorder>();
-  auto session = std::make_shared<mcp::session>(out);
-  srv.handle_text(session, R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
-                           R"("capabilities":{},"clientInfo":{"name":"fuzz","version":"1"}}})");
-  srv.handle_text(session, R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  auto out = std::make_shared<text_recorder>(!general);
+  mcp::connection conn(srv, out);
+  conn.receive(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
+               R"("capabilities":{},"clientInfo":{"name":"fuzz","version":"1"}}})");
+  conn.receive(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
   out->lines.clear();
   last = seen{};
-  srv.handle_text(session, mcp::detail::to_json_text(mcp::jsonrpc::request(1, "tools/call", std::move(params))));
-  srv.handle_text(session, R"({"jsonrpc":"2.0","id":2,"method":"ping"})");
+  conn.receive(mcp::detail::to_json_text(mcp::jsonrpc::request(1, "tools/call", std::move(params))));
+  conn.receive(R"({"jsonrpc":"2.0","id":2,"method":"ping"})");
 
   // Replies: progress notifications may come first; then the call's result, then the pong.
   std::optional<mcp::json> result, pong;

@@ -2,7 +2,7 @@
 #include "catch.hpp"
 
 #include <mcp/json/detail/base64.hpp>
-#include <mcp/transport/detail/mcp_headers.hpp>
+#include <mcp/core/detail/mcp_headers.hpp>
 #include <mcp/core/detail/request_state_seal.hpp>
 #include <mcp/core/detail/sha256.hpp>
 

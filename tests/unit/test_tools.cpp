@@ -8,13 +8,16 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <mutex>
 #include <random>
 #include <string_view>
 #include <thread>
+#include <tuple>
 
 using mcp::json;
 
@@ -325,13 +328,16 @@ TEST_CASE("tool metrics count calls, errors, validation failures by rule, and la
   CHECK_THROWS_AS(srv.metrics("nope"), mcp::error);
 }
 
-// --- the direct path: tools/call read without the message's tree, typed results written as text --
+// --- one road: every message read by message::read, a tool result built into a tree or written as text --
 
 namespace {
 
-// Keeps every message as the bytes a transport would write, whichever way the server sent it.
+// Keeps every message as the bytes a transport would write, whichever sink the server's result
+// builder wrote it with: text where the outbound takes text (as stdio's does), a tree where not.
 class text_recorder final : public mcp::outbound {
  public:
+  explicit text_recorder(bool takes_text = true) : takes_text_(takes_text) {}
+  bool takes_text() const override { return takes_text_; }
   void send(const json& message) override { add(mcp::detail::to_json_text(message)); }
   void send_result(const json& id, json result) override {
     std::string line;
@@ -348,9 +354,10 @@ class text_recorder final : public mcp::outbound {
     std::lock_guard lock(mutex_);
     return std::exchange(lines_, {});
   }
-  int as_text = 0;  // replies that came as text: the direct path ran
+  int as_text = 0;  // replies that came as text: the text sink wrote them
 
  private:
+  const bool takes_text_;
   void add(std::string line) {
     std::lock_guard lock(mutex_);
     lines_.push_back(std::move(line));
@@ -359,14 +366,17 @@ class text_recorder final : public mcp::outbound {
   std::vector<std::string> lines_;
 };
 
+// An initialized connection whose replies are recorded as text.
 struct recorded_session {
-  std::shared_ptr<text_recorder> out = std::make_shared<text_recorder>();
-  std::shared_ptr<mcp::session> s = std::make_shared<mcp::session>(out);
+  std::shared_ptr<text_recorder> out;
+  mcp::connection conn;
 
-  recorded_session(mcp::server& srv, const std::string& version) {
-    srv.handle_text(s, R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":")" + version +
-                           R"(","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");
-    srv.handle_text(s, R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  recorded_session(mcp::server& srv, const std::string& version, bool takes_text = true,
+                   mcp::executor run = mcp::inline_executor())
+      : out(std::make_shared<text_recorder>(takes_text)), conn(srv, out, std::move(run)) {
+    conn.receive(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":")" + version +
+                 R"(","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");
+    conn.receive(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
     out->take();
   }
 };
@@ -532,10 +542,9 @@ TEST_CASE("typed tool: output is validated by default, in every build, where a r
   CHECK(diagnostics[0].find("Invalid arguments") == std::string::npos);
   CHECK(diagnostics[0].find("call the tool again") == std::string::npos);
 
-  // The direct path (replies written as text) checks it the same way.
+  // The text sink checks it the same way.
   recorded_session direct(srv, "2025-11-25");
-  srv.handle_text(direct.s,
-                  R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"count_words","arguments":{"name":"wall","sizes":[]}}})");
+  direct.conn.receive(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"count_words","arguments":{"name":"wall","sizes":[]}}})");
   const auto lines = direct.out->take();
   REQUIRE(lines.size() == 1);
   CHECK(lines[0].find("does not match its declared output schema") != std::string::npos);
@@ -559,7 +568,7 @@ TEST_CASE("official schema: tools/list and every kind of tools/call result", "[.
     mcp::server srv({"official", "1.0"}, options);
     add_every_kind_of_tool(srv);
     recorded_session session(srv, version);
-    srv.handle_text(session.s, R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
+    session.conn.receive(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
     auto lines = session.out->take();
     REQUIRE(lines.size() == 1);
     CHECK_OFFICIAL(json::parse(lines[0])["result"], "ListToolsResult");
@@ -570,7 +579,7 @@ TEST_CASE("official schema: tools/list and every kind of tools/call result", "[.
           request.value("method", "") != "tools/call")
         continue;
       INFO(version << ": " << text);
-      srv.handle_text(session.s, text);
+      session.conn.receive(text);
       for (const auto& line : session.out->take()) {
         const json reply = json::parse(line);
         if (!reply.contains("result")) continue;  // a JSON-RPC error
@@ -582,23 +591,28 @@ TEST_CASE("official schema: tools/list and every kind of tools/call result", "[.
   }
 }
 
-TEST_CASE("direct path: read_tool_call reads the usual tools/call and declines everything else") {
-  auto call = mcp::detail::read_tool_call(
-      R"({"params":{"arguments":{"a":1},"name":"add"},"id":"x","method":"tools/call","jsonrpc":"2.0"})", 128);
-  REQUIRE(call);
-  CHECK(call->id == "x");
-  CHECK(call->name == "add");
-  CHECK(call->arguments == json{{"a", 1}});
-  call = mcp::detail::read_tool_call(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"n"}})", 128);
-  REQUIRE(call);
-  CHECK(call->arguments.is_null());
+TEST_CASE("message::read reads every envelope as a whole read does, and refuses what is not one message") {
+  auto m = mcp::message::read(R"({"params":{"arguments":{"a":1},"name":"add"},"id":"x","method":"tools/call","jsonrpc":"2.0"})", 128);
+  REQUIRE(m.readable());
+  CHECK(m.is_request());
+  CHECK(m.id() == "x");
+  CHECK(m.method() == "tools/call");
+  CHECK(m.params() == json{{"name", "add"}, {"arguments", {{"a", 1}}}});
+  m = mcp::message::read(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", 128);
+  CHECK(m.is_notification());
+  CHECK(m.params().is_null());
+  m = mcp::message::read(R"({"jsonrpc":"2.0","id":4,"result":{}})", 128);
+  CHECK(m.is_response());
 
   const std::string usual = R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"add","arguments":{"a":[[1]]}}})";
-  CHECK(mcp::detail::read_tool_call(usual, 5));
-  CHECK_FALSE(mcp::detail::read_tool_call(usual, 4));  // the arguments reach five levels
-  for (std::size_t cut = 0; cut < usual.size(); ++cut) CHECK_FALSE(mcp::detail::read_tool_call(usual.substr(0, cut), 128));
+  CHECK(mcp::message::read(usual, 5).readable());
+  CHECK_FALSE(mcp::message::read(usual, 4).readable());  // the arguments reach five levels
+  CHECK(mcp::message::read(usual, 4).refusal()["error"]["code"] == -32600);
+  for (std::size_t cut = 0; cut < usual.size(); ++cut) CHECK_FALSE(mcp::message::read(usual.substr(0, cut), 128).readable());
+  CHECK(mcp::message::read("[1]", 128).refusal()["error"]["message"].get<std::string>().find("batch") != std::string::npos);
+  CHECK(mcp::message::read("{", 128).refusal()["error"]["code"] == -32700);
 
-  // Whatever it accepts, the general reader reads the same; whatever is not JSON, it declines.
+  // Whatever it reads, the general reader reads the same; whatever is not JSON, it refuses.
   std::mt19937 rng(7);
   const std::string alphabet = "{}[]\":,\\ u0123456789abcdeftrulnsj.-+eE\x80\xC3\xA9";
   int accepted = 0;
@@ -613,25 +627,23 @@ TEST_CASE("direct path: read_tool_call reads the usual tools/call and declines e
         default: if (at < text.size()) text[at] = c;
       }
     }
-    auto read = mcp::detail::read_tool_call(text, 128);
+    const auto read = mcp::message::read(text, 128);
     json whole;
-    const bool is_json = mcp::detail::read_json(text, whole, 128) == mcp::detail::read_result::ok;
-    if (!read) continue;
-    ++accepted;
+    const bool is_object = mcp::detail::read_json(text, whole, 128) == mcp::detail::read_result::ok && whole.is_object();
     INFO(text);
-    REQUIRE(is_json);
-    REQUIRE(whole.size() == 4);
-    CHECK(whole["jsonrpc"] == "2.0");
-    CHECK(whole["method"] == "tools/call");
-    CHECK(whole["id"] == read->id);
-    CHECK(whole["params"]["name"] == std::string(read->name));
-    CHECK(whole["params"].value("arguments", json()) == read->arguments);
-    CHECK(whole["params"].size() == (whole["params"].contains("arguments") ? 2u : 1u));
+    REQUIRE(read.readable() == is_object);
+    if (!is_object) continue;
+    ++accepted;
+    CHECK(read.id() == whole.value("id", json()));
+    CHECK(read.params() == whole.value("params", json()));
+    const json method = whole.value("method", json());
+    CHECK(read.method() == (method.is_string() ? method.get<std::string>() : std::string()));
+    CHECK(read.is_request() == (whole.contains("method") && whole.contains("id")));
   }
-  CHECK(accepted > 100);  // the mutations do keep some calls valid
+  CHECK(accepted > 100);  // the mutations do keep some messages valid
 }
 
-TEST_CASE("direct path: every reply is byte for byte what the general path sends") {
+TEST_CASE("result builder: the text sink writes byte for byte what the tree sink sends") {
   for (const char* version : {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}) {
     for (bool validate_output : {false, true}) {
       mcp::server_options options;
@@ -639,38 +651,34 @@ TEST_CASE("direct path: every reply is byte for byte what the general path sends
       options.log_sink = [](std::string_view) {};
       mcp::server srv({"direct", "1.0"}, options);
       add_every_kind_of_tool(srv);
-      recorded_session direct(srv, version), general(srv, version);
-      for (const std::string& text : every_kind_of_call()) {
-        INFO(version << (validate_output ? " with" : " without") << " output validation: " << text);
-        srv.handle_text(direct.s, text);
-        json message;
-        if (mcp::detail::read_json(text, message, 128) == mcp::detail::read_result::ok)
-          srv.handle(general.s, std::move(message));
-        else
-          srv.handle_text(general.s, text);
-        const auto expected = general.out->take();
-        const auto got = direct.out->take();
+      recorded_session text(srv, version, true), tree(srv, version, false);
+      for (const std::string& call : every_kind_of_call()) {
+        INFO(version << (validate_output ? " with" : " without") << " output validation: " << call);
+        text.conn.receive(call);
+        tree.conn.receive(call);
+        const auto expected = tree.out->take();
+        const auto got = text.out->take();
         CHECK(got == expected);
       }
-      CHECK(direct.out->as_text > 30);  // most calls did take the direct path
-      CHECK(general.out->as_text == 0);
+      CHECK(text.out->as_text > 30);  // most calls were written by the text sink
+      CHECK(tree.out->as_text == 0);
     }
   }
 }
 
-TEST_CASE("direct path: what it leaves to the general path") {
+TEST_CASE("one road: text results keep busy ids, initialization and a replaced tools/call") {
   auto srv = make_server();
   add_every_kind_of_tool(srv);
   const std::string add = R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}})";
 
-  // Before initialize: refused as the general path refuses it.
-  recorded_session early(srv, "2025-11-25");
-  auto fresh = std::make_shared<mcp::session>(early.out);
-  srv.handle_text(fresh, add);
-  auto lines = early.out->take();
+  // Before initialize: refused.
+  auto early = std::make_shared<text_recorder>();
+  mcp::connection fresh(srv, early);
+  fresh.receive(add);
+  auto lines = early->take();
   REQUIRE(lines.size() == 1);
   CHECK(lines[0].find("Server not initialized") != std::string::npos);
-  CHECK(early.out->as_text == 0);
+  CHECK(early->as_text == 0);
 
   // A busy id: the second call is refused while the first runs.
   std::atomic<bool> release{false};
@@ -680,30 +688,37 @@ TEST_CASE("direct path: what it leaves to the general path") {
     while (!release) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     return std::string("done");
   });
-  recorded_session busy(srv, "2025-11-25");
-  auto threaded = std::make_shared<mcp::session>(busy.out, [](std::function<void()> job) { std::thread(std::move(job)).detach(); });
-  srv.handle_text(threaded, R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}})");
-  const std::string wait = R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"wait","arguments":{}}})";
-  srv.handle_text(threaded, wait);
-  while (!started) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  srv.handle_text(threaded, wait);
-  release = true;
-  lines.clear();
-  for (int i = 0; i < 2000 && lines.size() < 3; ++i) {
-    for (auto& l : busy.out->take()) lines.push_back(std::move(l));
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::vector<std::thread> workers;
+  std::mutex workers_mutex;
+  {
+    recorded_session busy(srv, "2025-11-25", true, [&](std::function<void()> job) {
+      std::lock_guard lock(workers_mutex);
+      workers.emplace_back(std::move(job));
+    });
+    const std::string wait = R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"wait","arguments":{}}})";
+    busy.conn.receive(wait);
+    while (!started) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    busy.conn.receive(wait);
+    release = true;
+    lines.clear();
+    for (int i = 0; i < 2000 && lines.size() < 2; ++i) {
+      for (auto& l : busy.out->take()) lines.push_back(std::move(l));
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    std::string all;  // whatever came, however many lines (fewer than two when it fails)
+    for (const auto& l : lines) all += l + "\n";
+    INFO(all);
+    REQUIRE(lines.size() == 2);  // the refusal, the answer
+    CHECK(lines[0].find("already in use") != std::string::npos);
+    CHECK(lines[1].find("done") != std::string::npos);
+    CHECK(busy.out->as_text == 1);
   }
-  std::string all;  // whatever came, however many lines (fewer than three when it fails)
-  for (const auto& l : lines) all += l + "\n";
-  INFO(all);
-  REQUIRE(lines.size() == 3);  // initialize, the refusal, the answer
-  CHECK(lines[1].find("already in use") != std::string::npos);
-  CHECK(lines[2].find("done") != std::string::npos);
+  for (auto& w : workers) w.join();
 
   // A replaced tools/call method is called as it is.
   srv.method("tools/call", {[](mcp::context&, const json&) { return json{{"replaced", true}}; }, false});
   recorded_session replaced(srv, "2025-11-25");
-  srv.handle_text(replaced.s, add);
+  replaced.conn.receive(add);
   lines = replaced.out->take();
   REQUIRE(lines.size() == 1);
   CHECK(lines[0] == R"({"id":1,"jsonrpc":"2.0","result":{"replaced":true}})");
@@ -721,8 +736,7 @@ TEST_CASE("typed tool: one order decides the text block, the same on both sinks"
   srv.tool("typed", "x", [] { return tt::shouty{"hey"}; }, markdown);  // 2. text_renderer<shouty> beats Markdown
   srv.tool("md", "x", [] { return tt::profile{"Ada", std::nullopt, "b"}; }, markdown);  // 3. Markdown
   srv.tool("plain", "x", [] { return tt::profile{"Ada", std::nullopt, "b"}; });       // 4. compact JSON
-  mcp::testing::client c(srv);
-  c.initialize();
+  recorded_session text_sink(srv, "2025-11-25", true), tree_sink(srv, "2025-11-25", false);
   const json ada{{"name", "Ada"}, {"bio", "b"}};
   const std::pair<const char*, std::string> expected[] = {
       {"own", "own:hey"},
@@ -731,13 +745,15 @@ TEST_CASE("typed tool: one order decides the text block, the same on both sinks"
       {"plain", mcp::render_json(ada)}};
   for (const auto& [tool, text] : expected) {
     INFO(tool);
-    json tree = call(c, tool, json::object());  // a parsed message: the JSON tree sink
-    CHECK(text_of(tree) == text);
-    // The same call as text, as the transports hand it over: the sink that writes text.
-    const json id = std::string("text-") + tool;
-    c.send_text(json{{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"}, {"params", {{"name", tool}}}}.dump());
-    json as_text = c.wait_response(id);
-    CHECK(as_text["result"] == tree);
+    const std::string message = json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/call"}, {"params", {{"name", tool}}}}.dump();
+    tree_sink.conn.receive(message);
+    text_sink.conn.receive(message);
+    const auto from_tree = tree_sink.out->take(), from_text = text_sink.out->take();
+    REQUIRE(from_tree.size() == 1);
+    CHECK(text_of(json::parse(from_tree[0])["result"]) == text);
+    CHECK(from_text == from_tree);
+    CHECK(text_sink.out->as_text == 1);
+    text_sink.out->as_text = 0;
   }
 }
 
@@ -771,3 +787,4 @@ TEST_CASE("typed tool: the title sits at the top of the Tool; annotations.title 
   CHECK_FALSE(tools["both"].contains("annotations"));
   CHECK_FALSE(tools["none"].contains("title"));
 }
+

@@ -2,11 +2,12 @@
 // the client's declared state, and requests back to the client.
 #pragma once
 
+#include <mcp/core/client_state.hpp>
 #include <mcp/core/content.hpp>
-#include <mcp/json/json.hpp>
+#include <mcp/core/detail/session.hpp>
 #include <mcp/core/jsonrpc.hpp>
 #include <mcp/core/log_level.hpp>
-#include <mcp/core/session.hpp>
+#include <mcp/json/json.hpp>
 #include <mcp/transport/transport.hpp>
 
 #include <atomic>
@@ -111,18 +112,16 @@ inline const char* capability_of(const std::string& method) {
 
 }  // namespace detail
 
+class server;
+
+// The request a handler serves. The server makes one per request and passes it to the handler.
+//
+// Threads: a context belongs to one request. Its handler may call it from its own thread and from
+// threads it starts, several at once, until the handler returns; not afterwards. Handlers of
+// different requests run concurrently (the SDK's transports run up to four at once), each with its
+// own context.
 class context {
  public:
-  context(std::shared_ptr<session> s, std::shared_ptr<request_state> request, std::shared_ptr<outbound> replies,
-          std::shared_ptr<const client_state> client)
-      : session_(std::move(s)), request_(std::move(request)), replies_(std::move(replies)), client_(std::move(client)) {}
-  // A 2026-07-28 request: questions to the client end the call with input_required (see ask()).
-  context(std::shared_ptr<session> s, std::shared_ptr<request_state> request, std::shared_ptr<outbound> replies,
-          std::shared_ptr<const client_state> client, std::shared_ptr<detail::input_round> round)
-      : context(std::move(s), std::move(request), std::move(replies), std::move(client)) {
-    round_ = std::move(round);
-  }
-
   const json& request_id() const { return request_->id; }
   // True once the client cancelled this request (or the session ended). Long handlers should poll
   // it and return early; whatever they return is then dropped.
@@ -260,9 +259,17 @@ class context {
   // reconnects). Does nothing on other transports.
   void close_stream() { replies_->close_stream(); }
 
-  const std::shared_ptr<session>& session_ptr() const { return session_; }
-
  private:
+  friend class server;
+  context(std::shared_ptr<detail::session> s, std::shared_ptr<detail::request_state> request,
+          std::shared_ptr<outbound> replies, std::shared_ptr<const client_state> client,
+          std::shared_ptr<detail::input_round> round = nullptr)
+      : session_(std::move(s)),
+        request_(std::move(request)),
+        replies_(std::move(replies)),
+        client_(std::move(client)),
+        round_(std::move(round)) {}
+
   void require_capability(const char* name, const char* method) const {
     if (client_->sessionless)
       throw tool_error(std::string("This needs to ask the client (") + method +
@@ -278,8 +285,8 @@ class context {
     return session_ && !client_->stateless ? session_->min_log_level() : client_->min_log_level;
   }
 
-  std::shared_ptr<session> session_;
-  std::shared_ptr<request_state> request_;
+  std::shared_ptr<detail::session> session_;
+  std::shared_ptr<detail::request_state> request_;
   std::shared_ptr<outbound> replies_;
   std::shared_ptr<const client_state> client_;
   std::shared_ptr<detail::input_round> round_;  // null in a 2025-era session

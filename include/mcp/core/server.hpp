@@ -1,20 +1,23 @@
-// mcp::server: what a server offers (info, tools, methods) and the one entry point every transport
-// calls, handle(), which turns one incoming message into replies on the given channels.
+// mcp::server: what a server offers (its info and options, tools, resources, prompts, custom
+// methods) and the notifications it sends about them. Transports serve it through
+// mcp::connection (core/connection.hpp), one per client connection.
 #pragma once
 
 #include <mcp/core/context.hpp>
-#include <mcp/json/json.hpp>
-#include <mcp/core/jsonrpc.hpp>
 #include <mcp/core/detail/legacy_projection.hpp>
-#include <mcp/transport/detail/mcp_headers.hpp>
+#include <mcp/core/detail/mcp_headers.hpp>
+#include <mcp/core/detail/ordered_sender.hpp>
+#include <mcp/core/detail/reply.hpp>
 #include <mcp/core/detail/request_state_seal.hpp>
+#include <mcp/core/detail/session.hpp>
 #include <mcp/core/detail/stateless_rules.hpp>
-#include <mcp/core/detail/tool_call.hpp>
 #include <mcp/core/detail/uri_template.hpp>
+#include <mcp/core/jsonrpc.hpp>
+#include <mcp/core/message.hpp>
 #include <mcp/core/metrics.hpp>
 #include <mcp/core/prompt.hpp>
 #include <mcp/core/resource.hpp>
-#include <mcp/core/session.hpp>
+#include <mcp/json/json.hpp>
 #include <mcp/tools/tool_options.hpp>
 #include <mcp/transport/transport.hpp>
 #include <mcp/version.hpp>
@@ -63,6 +66,7 @@ struct server_options {
   // on an output field); runtime-schema tools always.
   bool validate_output = true;
   // Where the server's own diagnostics go (handler exceptions, dropped messages). Never stdout.
+  // Called from any thread, several at once.
   std::function<void(std::string_view)> log_sink;
 
   // Serve 2026-07-28 (stateless) requests beside the session era. false: a request's _meta version
@@ -80,10 +84,11 @@ struct server_options {
 };
 
 // A handler-independent description of one request method. Tools, resources and prompts are
-// built on these; servers may add their own methods too.
+// built on these; servers may add their own methods too. `call` runs concurrently with other
+// handlers (see server).
 struct method_handler {
   std::function<json(context&, const json& params)> call;
-  bool slow = false;  // run on the session's executor rather than inline
+  bool slow = false;  // run on the connection's executor rather than inline
 };
 
 // A tool's schemas given as JSON rather than derived from C++ types.
@@ -92,7 +97,7 @@ struct runtime_schema {
   json output = nullptr; // optional object schema
 };
 
-// A registered tool, type-erased: what tools/list shows and how tools/call runs it.
+// A tool described by hand, for server::add_tool: what tools/list shows and how tools/call runs it.
 struct tool_definition {
   std::string name;
   std::string title;
@@ -102,25 +107,56 @@ struct tool_definition {
   annotations hints;
   json icons = nullptr;
   json meta = nullptr;
-  // Returns a CallToolResult. Argument problems and handler failures are isError results, not throws.
+  // Returns a CallToolResult. Argument problems and handler failures are isError results, not
+  // throws. Runs concurrently with other handlers, this one included.
   std::function<json(const json& arguments, context&)> invoke;
-  // Optional, the same call answered as JSON text: the CallToolResult a 2025-era client receives
-  // (after add_text_for_structured and project_call_result). Returns whether it is an error
-  // result. Typed tools have one; the server uses it where it writes the reply as text.
-  std::function<bool(const json& arguments, context&, std::string& out)> invoke_text;
-  std::shared_ptr<detail::tool_stats> stats = std::make_shared<detail::tool_stats>();
-  // to_json() for each era, filled once at registration for tools/list.
-  json listed = nullptr;
-  json listed_stateless = nullptr;
 
   // The Tool object; a 2025-era client gets an object output schema (see legacy_projection.hpp).
   json to_json(bool stateless = false) const;
 };
 
+namespace detail {
+
+// How tools/call runs a registered tool: its CallToolResult goes into the sink (a tree or text).
+using tool_runner = std::function<void(const json& arguments, context&, result_sink&)>;
+
+// A registered tool as the server keeps it: the definition, its runner, its counters, and what
+// tools/list and the HTTP header checks need of it, prepared once.
+struct registered_tool {
+  tool_definition def;
+  tool_runner run;
+  std::shared_ptr<tool_stats> stats;
+  json listed;            // def.to_json() for 2025-era clients
+  json listed_stateless;  // and for 2026-07-28 ones
+  std::vector<header_param> header_params;  // SEP-2243 x-mcp-header arguments
+};
+
+// A method as the core runs it: the handler answers into a reply (a tree, or text where allowed).
+struct method_entry {
+  std::function<void(context&, const json& params, reply&)> call;
+  bool slow = false;
+};
+
+// Where the SDK's own diagnostics go (handler exceptions, dropped messages): the options'
+// log_sink, else stderr.
+void log_diagnostic(const server_options& options, std::string_view text);
+
+struct server_access;
+
+}  // namespace detail
+
 // Throws definition_error naming the rule a tool name breaks (SEP-986: 1..64 characters of
 // [A-Za-z0-9_.-]; 64 rather than 128 so every client's check accepts it).
 void check_tool_name(std::string_view name);
 
+// A server: what it offers, and the notifications it sends about it. This is the API of the
+// program that serves; transports reach it through mcp::connection.
+//
+// Threads: every member may be called from any thread at any time, also while requests are
+// served (register or remove a tool, notify, read metrics). Handlers run concurrently: the stdio
+// and HTTP transports run up to four at once (stdio_options::workers, http::options::workers), so
+// whatever state handlers share needs its own synchronisation. The server must outlive its
+// connections and transports.
 class server {
  public:
   explicit server(server_info info, server_options options = {});
@@ -131,7 +167,7 @@ class server {
   const server_options& options() const { return options_; }
 
   // Registers a typed tool: the handler's argument type gives the input schema, its return type
-  // the output schema. See tool.hpp for the handler shapes.
+  // the output schema. See tools/tool.hpp for the handler shapes; handlers run concurrently.
   template <class Handler>
   server& tool(std::string name, std::string description, Handler&& handler, tool_options options = {});
   // Registers a tool whose arguments are described by a JSON Schema known only at run time; the
@@ -171,78 +207,65 @@ class server {
   server& complete_prompt_argument(std::string prompt, std::string argument, completer fn);
   server& complete_template_variable(std::string uri_template, std::string variable, completer fn);
 
-  // Adds or replaces a request method (e.g. a vendor extension). Built-in methods are set up the same way.
+  // Adds or replaces a request method (e.g. a vendor extension); replacing a built-in one (even
+  // tools/call) replaces it for every client. Built-in methods are set up the same way.
   void method(std::string name, method_handler handler);
 
-  // The one entry point of the core. `message` is one parsed JSON-RPC message from the client of
-  // `s`; replies and notifications about it go to `replies` (null: the session's own channel).
-  void handle(const std::shared_ptr<session>& s, json message, std::shared_ptr<outbound> replies = nullptr);
-  // Same, from raw text: text that is not JSON gets a -32700 reply, JSON nested deeper than
-  // max_json_depth a -32600 one (too_deep_error()).
-  void handle_text(const std::shared_ptr<session>& s, std::string_view text, std::shared_ptr<outbound> replies = nullptr);
-  // Same, for a tools/call that detail::read_tool_call has already read from `text` (a transport
-  // that looks at the message before handing it over reads it only once).
-  void handle_call(const std::shared_ptr<session>& s, detail::tool_call call, std::string_view text,
-                   std::shared_ptr<outbound> replies = nullptr);
-  json too_deep_error() const;
-
-  // ServerCapabilities, reflecting what is registered.
-  json capabilities() const;
-
   // Sends a notification to every initialized session and to every 2026-07-28 listen stream that
-  // asked for it (list_changed, resources/updated).
+  // asked for it (list_changed, resources/updated). Returns once each has been handed its
+  // message; a client that does not read holds up only the thread that sends to it.
   void notify_all(const std::string& method, json params = nullptr);
 
-  // 2026-07-28: the checks every stateless request passes before its handler runs, in the order
-  // the spec gives: the _meta envelope (-32602), the protocol version (-32022), the method (-32601).
-  // Transports with their own checks in between (HTTP headers) call it first.
-  std::optional<protocol_error> check_stateless_request(std::string_view method, const json& params) const;
-  // The server/discover result.
-  json discover() const;
-  // SEP-2243: the arguments of a tool that travel in Mcp-Param-* headers too (x-mcp-header).
-  std::vector<detail::header_param> tool_header_params(std::string_view tool) const;
-  // subscriptions/listen streams open now.
-  std::size_t listeners_open();
-  // Ends the listen streams of one connection (null: all of them) with their final result, as a
-  // server does when it stops serving them (stdio: at end of input).
-  void end_listeners(const session* owner = nullptr);
-
-  void log_diagnostic(std::string_view text) const;
-
  private:
-  json initialize(const std::shared_ptr<session>& s, const json& params);
+  friend class connection;
+  friend struct detail::server_access;
+
+  // What a connection hands over: one message from the client of `s`, its replies to `replies`.
+  void receive(const std::shared_ptr<detail::session>& s, message& m, const std::shared_ptr<outbound>& replies);
+  // The checks a 2026-07-28 request passes before its handler runs (connection::check_stateless).
+  std::optional<protocol_error> check_stateless(const message& m, const header_lookup* headers) const;
+  // The _meta envelope (-32602), the protocol version (-32022), the method (-32601).
+  std::optional<protocol_error> check_stateless_request(std::string_view method, const json& params) const;
+  void log_diagnostic(std::string_view text) const { detail::log_diagnostic(options_, text); }
+  // ServerCapabilities, reflecting what is registered; the server/discover result.
+  json capabilities() const;
+  json discover() const;
+
+  void add_tool(tool_definition tool, detail::tool_runner run, std::shared_ptr<detail::tool_stats> stats);
+  json initialize(const std::shared_ptr<detail::session>& s, const json& params);
   json list_tools(const json& params, bool stateless) const;
-  json call_tool(context& ctx, const json& params) const;
-  json run_tool(const tool_definition& tool, const json& arguments, context& ctx) const;
-  // A tools/call of the usual shape on a 2025-era session, run without the message's tree and,
-  // for typed tools, answered as text. False, before anything is sent, for what it does not cover.
-  bool call_directly(const std::shared_ptr<session>& s, detail::tool_call& call, const std::shared_ptr<outbound>& replies);
-  std::shared_ptr<const tool_definition> find_tool(std::string_view name) const;
-  void run_request(const std::shared_ptr<session>& s, json id, std::string method, json params,
+  void call_tool(context& ctx, const json& params, detail::reply& out) const;
+  std::shared_ptr<const detail::registered_tool> find_tool(std::string_view name) const;
+  void run_request(const std::shared_ptr<detail::session>& s, json id, std::string method, json params,
                    const std::shared_ptr<outbound>& replies);
-  // Runs a handler (now, or on the session's executor when slow) and sends its reply.
-  void dispatch(const std::shared_ptr<session>& s, std::shared_ptr<request_state> state, std::string method, json params,
-                method_handler handler, std::shared_ptr<const client_state> client,
-                std::shared_ptr<detail::input_round> round, const std::shared_ptr<outbound>& replies);
+  // Runs a handler (now, or on the connection's executor when slow) and sends its reply.
+  void dispatch(const std::shared_ptr<detail::session>& s, std::shared_ptr<detail::request_state> state,
+                std::string method, json params, std::shared_ptr<const detail::method_entry> handler,
+                std::shared_ptr<const client_state> client, std::shared_ptr<detail::input_round> round,
+                const std::shared_ptr<outbound>& replies);
   // The error reply to a request whose handler threw; called in the catch block.
-  json failure_reply(const request_state& state, const std::string& method) const;
+  json failure_reply(const detail::request_state& state, const std::string& method) const;
   // The end of every request: no progress may follow, its id is free again, then (unless it was
   // cancelled) `send` sends the reply.
   template <class Send>
-  static void finish_request(session& s, request_state& state, Send&& send);
+  static void finish_request(detail::session& s, detail::request_state& state, Send&& send);
   // Whether a request takes the 2026-07-28 path: its _meta claim decides, unless its connection
   // is pinned to an era (session::pin).
-  bool serves_modern(const session& s, const std::string& method, const json& params) const;
-  // The 2026-07-28 path (detail/server_stateless.hpp).
-  void run_stateless_request(const std::shared_ptr<session>& s, json id, std::string method, json params,
+  bool serves_modern(const detail::session& s, const std::string& method, const json& params) const;
+  // The 2026-07-28 path (impl/stateless.ipp).
+  void run_stateless_request(const std::shared_ptr<detail::session>& s, json id, std::string method, json params,
                              const std::shared_ptr<outbound>& replies);
   json finish_stateless(const std::string& method, const json& params, json result) const;
   json input_required_result(const std::string& method, const json& params, detail::input_required asked,
                              const detail::input_round& round) const;
-  void listen(const std::shared_ptr<session>& s, const std::shared_ptr<request_state>& state, const json& params,
-              const std::shared_ptr<outbound>& replies);
+  void listen(const std::shared_ptr<detail::session>& s, const std::shared_ptr<detail::request_state>& state,
+              const json& params, const std::shared_ptr<outbound>& replies);
   void prune_listeners();  // with listeners_mutex_ held
   void notify_listeners(const std::string& method, const json& params);
+  // Ends the listen streams of one connection (null: all of them), with their final result
+  // (stdio: at end of input) or without (the connection is closed).
+  void end_listeners(const detail::session* owner, bool final_result);
+  std::size_t listeners_open();
   json server_info_json() const;
   const cache_hint& cache_for(const std::string& method) const;
   void install_builtin_methods();
@@ -279,12 +302,10 @@ class server {
   server_options options_;
 
   mutable std::shared_mutex registry_mutex_;
-  std::map<std::string, method_handler, std::less<>> methods_;
-  std::atomic<bool> builtin_tools_call_{true};  // false once method() replaced tools/call
-  std::vector<std::shared_ptr<const tool_definition>> tools_;  // in registration order
-  std::map<std::string, std::shared_ptr<const tool_definition>, std::less<>> tool_index_;  // by name
+  std::map<std::string, std::shared_ptr<const detail::method_entry>, std::less<>> methods_;
+  std::vector<std::shared_ptr<const detail::registered_tool>> tools_;  // in registration order
+  std::map<std::string, std::shared_ptr<const detail::registered_tool>, std::less<>> tool_index_;  // by name
   bool has_tools_ = false;
-  std::map<std::string, std::vector<detail::header_param>, std::less<>> header_params_;  // by tool, when any
   std::vector<std::shared_ptr<const resource_entry>> resources_;
   std::vector<std::shared_ptr<const template_entry>> templates_;
   std::vector<std::shared_ptr<const prompt_entry>> prompts_;
@@ -292,21 +313,35 @@ class server {
   bool has_resources_ = false;
   bool has_prompts_ = false;
 
+  // Initialized 2025-era sessions, for notify_all. Never held while sending.
   std::mutex sessions_mutex_;
-  std::vector<std::weak_ptr<session>> sessions_;
+  std::vector<std::weak_ptr<detail::session>> sessions_;
 
-  // 2026-07-28 subscriptions/listen streams.
+  // 2026-07-28 subscriptions/listen streams. listeners_mutex_ is never held while sending: each
+  // stream's messages go through its own ordered_sender.
   struct listener {
     json id;
     json honored;  // the notifications filter as honoured
-    std::weak_ptr<session> owner;  // a transport that drops its session ends its listeners
-    std::shared_ptr<request_state> state;
-    std::shared_ptr<outbound> out;
+    std::weak_ptr<detail::session> owner;  // a transport that drops its connection ends its listeners
+    std::shared_ptr<detail::request_state> state;
+    std::shared_ptr<detail::ordered_sender> out;
   };
   std::mutex listeners_mutex_;
   std::vector<listener> listeners_;
   std::unique_ptr<detail::state_sealer> sealer_;
 };
+
+namespace detail {
+// For the SDK's own tests: what a server holds that its API does not show.
+struct server_access {
+  static std::size_t listeners_open(server& srv) { return srv.listeners_open(); }
+  // Initialized 2025-era sessions the server still refers to (ended ones included until pruned).
+  static std::size_t sessions_held(server& srv) {
+    std::lock_guard lock(srv.sessions_mutex_);
+    return srv.sessions_.size();
+  }
+};
+}  // namespace detail
 
 }  // namespace v0
 }  // namespace mcp

@@ -7,24 +7,30 @@
 // Handler shapes:   R()   R(context&)   R(const In&)   R(const In&, context&)
 // Return types R:   Out (any type MCP_STRUCT/encode supports), std::string (text only),
 //                   tool_result (full control), result<X> of those; tool_error may be thrown too.
+//
+// Handlers run concurrently: the stdio and HTTP transports run up to four calls at once, of the
+// same tool or of different ones. State a handler shares with others (a store, a cache, a
+// counter) needs a lock or an atomic of its own.
 #pragma once
 
-#include <mcp/schema/coercion.hpp>
-#include <mcp/core/detail/handler_traits.hpp>
-#include <mcp/core/detail/legacy_projection.hpp>
-#include <mcp/schema/detail/reflect_writer.hpp>
 #include <mcp/core/content.hpp>
 #include <mcp/core/context.hpp>
+#include <mcp/core/detail/handler_traits.hpp>
+#include <mcp/core/detail/legacy_projection.hpp>
+#include <mcp/core/detail/reply.hpp>
+#include <mcp/core/server.hpp>
+#include <mcp/schema/coercion.hpp>
 #include <mcp/schema/reflect.hpp>
+#include <mcp/schema/schema.hpp>
+#include <mcp/schema/validation.hpp>
+#include <mcp/tools/detail/call_result.hpp>
 #include <mcp/tools/render.hpp>
 #include <mcp/tools/result.hpp>
-#include <mcp/schema/schema.hpp>
-#include <mcp/core/server.hpp>
-#include <mcp/schema/validation.hpp>
 
 #include <chrono>
 #include <exception>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -32,55 +38,7 @@
 
 namespace mcp {
 inline namespace v0 {
-
-// Customisation point: specialise with `static std::string render(const T&)` to choose the text
-// block of every tool that returns T. A tool's own tool_options::render comes first; see
-// tool_options for the whole order.
-template <class T>
-struct text_renderer {};
-
 namespace detail {
-
-template <class T, class = void>
-struct has_text_renderer : std::false_type {};
-template <class T>
-struct has_text_renderer<T, std::void_t<decltype(text_renderer<T>::render(std::declval<const T&>()))>> : std::true_type {};
-
-// --- turning a handler's answer into a CallToolResult ----------------------------------------
-
-inline json error_result(const std::string& text) {
-  tool_result r;
-  r.content.push_back(text_block(text));
-  r.is_error = true;
-  return std::move(r).to_json();
-}
-inline json text_result(std::string text) {
-  tool_result r;
-  r.content.push_back(text_block(std::move(text)));
-  return std::move(r).to_json();
-}
-
-// 2025-era clients accept only object structured content: other values travel as
-// {"result": value} there (see detail::legacy_output_schema). 2026-07-28 clients get them as they are.
-inline json wrap_structured(json value) {
-  if (value.is_object()) return value;
-  return json{{"result", std::move(value)}};
-}
-
-struct pipeline_settings {
-  std::string tool_name;
-  coercion coerce = coercion::lossless;
-  bool validate_output = true;
-  text_format format = text_format::json;
-  std::function<std::string(const json&)> render;
-  std::size_t text_budget = 0;
-  std::string truncation_hint;
-  json output_schema = nullptr;  // as declared (any root type)
-  nlohmann::ordered_json display_schema;  // the same as an object schema, fields in declaration order, for Markdown
-  std::shared_ptr<const validator> output_validator;
-  std::shared_ptr<tool_stats> stats;
-  const server* owner = nullptr;
-};
 
 inline std::map<std::string, int> count_keywords(const std::vector<violation>& v) {
   std::map<std::string, int> counts;
@@ -89,9 +47,10 @@ inline std::map<std::string, int> count_keywords(const std::vector<violation>& v
 }
 
 // Validates (coercing first when the policy allows and it helps). Returns the arguments to decode
-// (the original, or a coerced copy held in `scratch`), or null after filling `refusal`.
+// (the original, or a coerced copy held in `scratch`), or null after writing the refusal (an
+// isError result for the model) into the sink.
 inline const json* check_arguments(const json& args, const validator& in, const pipeline_settings& s, context& ctx,
-                                   json& scratch, json& refusal) {
+                                   json& scratch, result_sink& sink) {
   const std::size_t max_depth = argument_depth_limit(s.owner->options().max_json_depth);
   auto problems = in.validate(args, max_depth);
   if (problems.empty()) return &args;
@@ -110,133 +69,8 @@ inline const json* check_arguments(const json& args, const validator& in, const 
     problems.insert(problems.end(), report.refused.begin(), report.refused.end());
   }
   s.stats->record_validation_failure(count_keywords(problems));
-  refusal = error_result(describe_violations(s.tool_name, problems, in.schema()));
+  sink.text(describe_violations(s.tool_name, problems, in.schema()), true);
   return nullptr;
-}
-
-// The one place that decides the text block beside a structured result, in the order tool_options
-// documents: the tool's `render`, then text_renderer<Out>, then Markdown, then (nullopt) the
-// compact JSON of the structured content, which each sink writes its own way. `structured()`
-// gives the structured content as the text shows it.
-template <class Out, class Structured>
-std::optional<std::string> chosen_text(const Out& out, Structured&& structured, const pipeline_settings& s) {
-  if (s.render) return s.render(structured());
-  if constexpr (has_text_renderer<Out>::value) return text_renderer<Out>::render(out);
-  if (s.format == text_format::markdown) return render_markdown(structured(), s.display_schema);
-  return std::nullopt;
-}
-
-inline std::string budgeted(std::string text, const pipeline_settings& s) {
-  if (s.text_budget == 0 || text.size() <= s.text_budget) return text;
-  return truncate_text(text, s.text_budget, s.truncation_hint);
-}
-
-template <class Out>
-json structured_result(const Out& out, const pipeline_settings& s) {
-  json value = encode(out);
-  if (s.validate_output && s.output_validator) {
-    auto problems = s.output_validator->validate(value);
-    if (!problems.empty()) {
-      s.owner->log_diagnostic("tool '" + s.tool_name + "' returned a result that breaks its own output schema " +
-                              violation_list(problems) + "\nThe client was sent an isError result instead.");
-      return error_result("Tool '" + s.tool_name +
-                          "' produced a result that does not match its declared output schema. This is a bug in the "
-                          "server, not in your call; the details were logged.");
-    }
-  }
-  // The text block shows what a 2025-era client's structuredContent holds, so both agree. (Only a
-  // value that is not an object needs the wrapped copy.)
-  const json wrapped = value.is_object() ? json() : wrap_structured(value);
-  const json& structured = value.is_object() ? value : wrapped;
-  std::optional<std::string> text = chosen_text(out, [&]() -> const json& { return structured; }, s);
-  tool_result r;
-  r.content.push_back(text_block(budgeted(text ? std::move(*text) : render_json(structured), s)));
-  r.structured_content = std::move(value);
-  return std::move(r).to_json();
-}
-
-template <class R>
-json to_call_result(R&& value, const pipeline_settings& s) {
-  using T = std::decay_t<R>;
-  if constexpr (unwrap_result<T>::wrapped) {
-    if (!value.ok()) return error_result(value.error().what());
-    return to_call_result(std::move(value.value()), s);
-  } else if constexpr (std::is_same_v<T, tool_result>) {
-    return std::move(value).to_json();
-  } else if constexpr (std::is_same_v<T, std::string>) {
-    return text_result(budgeted(std::move(value), s));
-  } else if constexpr (std::is_same_v<T, tool_error>) {
-    return error_result(value.what());
-  } else {
-    return structured_result(value, s);
-  }
-}
-
-// --- the same answers written as text: what a 2025-era client receives -----------------------
-// (tool_definition::invoke_text). Bytes equal write_json of the tree after the server's
-// add_text_for_structured and project_call_result; tests/unit/test_tools.cpp compares them.
-
-// Writes a result tree as a 2025-era client receives it; returns whether it is an error result.
-inline bool write_tree(json result, const pipeline_settings& s, std::string& out) {
-  add_text_for_structured(result);
-  project_call_result(result, s.output_schema);
-  write_json(result, out);
-  auto is_error = result.find("isError");
-  return is_error != result.end() && is_error->is_boolean() && is_error->get<bool>();
-}
-
-inline void write_text_result(std::string_view text, std::string& out) {
-  out += "{\"content\":[{\"text\":";
-  write_json_string(text, out);
-  out += ",\"type\":\"text\"}]}";
-}
-
-// A reflected struct: structuredContent is its JSON, written from the value itself; the text block
-// is that same JSON unless the tool renders its own text.
-template <class Out>
-void write_structured(const Out& value, const pipeline_settings& s, std::string& out) {
-  out += "{\"content\":[{\"text\":";
-  if (std::optional<std::string> text = chosen_text(value, [&] { return encode(value); }, s)) {
-    write_json_string(budgeted(std::move(*text), s), out);
-    out += ",\"type\":\"text\"}],\"structuredContent\":";
-    write_encoded(value, out);
-  } else {
-    // No user code runs while the scratch buffer is in use, so one per thread is enough.
-    thread_local std::string structured;
-    structured.clear();
-    write_encoded(value, structured);
-    if (s.text_budget == 0 || structured.size() <= s.text_budget)
-      write_json_string(structured, out);
-    else
-      write_json_string(truncate_text(structured, s.text_budget, s.truncation_hint), out);
-    out += ",\"type\":\"text\"}],\"structuredContent\":";
-    out += structured;
-    if (structured.capacity() > (std::size_t{1} << 20)) std::string().swap(structured);  // a huge one is let go
-  }
-  out += '}';
-}
-
-// to_call_result, written as text. Returns whether it is an error result.
-template <class R>
-bool write_call_result(R&& value, const pipeline_settings& s, std::string& out) {
-  using T = std::decay_t<R>;
-  if constexpr (unwrap_result<T>::wrapped) {
-    if (!value.ok()) return write_tree(error_result(value.error().what()), s, out);
-    return write_call_result(std::move(value.value()), s, out);
-  } else if constexpr (std::is_same_v<T, std::string>) {
-    if (s.text_budget == 0 || value.size() <= s.text_budget)
-      write_text_result(value, out);
-    else
-      write_text_result(truncate_text(value, s.text_budget, s.truncation_hint), out);
-    return false;
-  } else if constexpr (is_reflected_v<T>) {
-    // An object under an object schema: nothing for the 2025-era projection to change.
-    if (s.validate_output && s.output_validator) return write_tree(structured_result(value, s), s, out);
-    write_structured(value, s, out);
-    return false;
-  } else {
-    return write_tree(to_call_result(std::forward<R>(value), s), s, out);
-  }
 }
 
 template <class Out>
@@ -274,33 +108,37 @@ json output_schema_for() {
   }
 }
 
-// Runs the handler, turning every failure it can have into an isError result for the model.
+// Runs the handler and builds its result into the sink, turning every failure it can have into an
+// isError result for the model (whatever the sink held of a result is dropped first).
 template <class Call>
-json guarded(Call&& call, const pipeline_settings& s) {
+void guarded(Call&& call, const pipeline_settings& s, result_sink& sink) {
+  auto refuse = [&](std::string text) {
+    sink.reset();
+    sink.text(std::move(text), true);
+  };
   try {
-    return call();
+    call();
   } catch (const tool_error& e) {
-    return error_result(e.what());
+    refuse(e.what());
   } catch (const protocol_error&) {
     throw;  // the handler chose to answer with a JSON-RPC error
   } catch (const input_required&) {
     throw;  // a 2026-07-28 call that needs the client's answers first
   } catch (const request_timeout& e) {
-    return error_result(std::string("Tool '") + s.tool_name + "' could not finish: " + e.what() + ".");
+    refuse(std::string("Tool '") + s.tool_name + "' could not finish: " + e.what() + ".");
   } catch (const std::exception& e) {
-    s.owner->log_diagnostic("tool '" + s.tool_name + "' threw: " + e.what());
-    return error_result("Tool '" + s.tool_name +
-                        "' failed with an internal error (details are in the server's log). Try again, or use another "
-                        "tool if it keeps failing.");
+    log_for(s, "tool '" + s.tool_name + "' threw: " + e.what());
+    refuse("Tool '" + s.tool_name +
+           "' failed with an internal error (details are in the server's log). Try again, or use another tool if it "
+           "keeps failing.");
   } catch (...) {
-    s.owner->log_diagnostic("tool '" + s.tool_name + "' threw a non-standard exception");
-    return error_result("Tool '" + s.tool_name + "' failed with an internal error.");
+    log_for(s, "tool '" + s.tool_name + "' threw a non-standard exception");
+    refuse("Tool '" + s.tool_name + "' failed with an internal error.");
   }
 }
 
-// One typed tool's pipeline, shared by its two invokers: check the arguments (coercing where the
-// policy allows), decode them, call the handler, and turn its answer into a CallToolResult, as a
-// tree (invoke) or as text (invoke_text).
+// One typed tool's pipeline: check the arguments (coercing where the policy allows), decode them,
+// call the handler, and build its answer into the sink (a tree or text: one builder either way).
 template <class F, class In, bool WithContext>
 struct typed_tool {
   F fn;
@@ -308,20 +146,17 @@ struct typed_tool {
   const validator* in_validator;
   std::shared_ptr<const validator> own_validator;  // for tools without arguments
 
-  // Calls `finish` with the handler's answer; argument problems and failures come back as an
-  // isError result instead, without calling it.
-  template <class Finish>
-  json run(const json& args, context& ctx, Finish&& finish) {
-    json scratch, refusal;
-    const json* checked = check_arguments(args, *in_validator, s, ctx, scratch, refusal);
-    if (!checked) return refusal;
-    return guarded(
-        [&]() -> json {
+  void operator()(const json& args, context& ctx, result_sink& sink) {
+    json scratch;
+    const json* checked = check_arguments(args, *in_validator, s, ctx, scratch, sink);
+    if (!checked) return;
+    guarded(
+        [&] {
           if constexpr (std::is_void_v<In>) {
             if constexpr (WithContext)
-              return finish(fn(ctx));
+              build_call_result(fn(ctx), s, sink);
             else
-              return finish(fn());
+              build_call_result(fn(), s, sink);
           } else {
             std::optional<In> decoded;
             try {
@@ -329,33 +164,18 @@ struct typed_tool {
             } catch (const decode_error& e) {
               // What validates decodes (tests/unit/test_reflect.cpp checks it); were a case missed,
               // it is still the caller's argument, so say so rather than report an internal error.
-              return error_result("Invalid arguments for tool '" + s.tool_name + "': " + e.what() +
-                                  "\nFix this and call the tool again.");
+              return sink.text("Invalid arguments for tool '" + s.tool_name + "': " + e.what() +
+                                   "\nFix this and call the tool again.",
+                               true);
             }
             const In& in = *decoded;
             if constexpr (WithContext)
-              return finish(fn(in, ctx));
+              build_call_result(fn(in, ctx), s, sink);
             else
-              return finish(fn(in));
+              build_call_result(fn(in), s, sink);
           }
         },
-        s);
-  }
-
-  json invoke(const json& args, context& ctx) {
-    return run(args, ctx, [&](auto&& answer) { return to_call_result(std::forward<decltype(answer)>(answer), s); });
-  }
-
-  bool invoke_text(const json& args, context& ctx, std::string& out) {
-    const std::size_t start = out.size();
-    bool is_error = false;
-    json other = run(args, ctx, [&](auto&& answer) -> json {
-      is_error = write_call_result(std::forward<decltype(answer)>(answer), s, out);
-      return nullptr;
-    });
-    if (other.is_null()) return is_error;
-    out.resize(start);  // whatever a failed write left
-    return write_tree(std::move(other), s, out);
+        s, sink);
   }
 };
 
@@ -381,7 +201,7 @@ inline pipeline_settings prepare_tool(tool_definition& def, std::string name, st
   s.output_schema = output_schema;
   s.display_schema = std::move(display_schema);
   s.owner = &owner;
-  s.stats = def.stats;
+  s.stats = std::make_shared<tool_stats>();
 
   def.name = std::move(name);
   def.title = options.title;
@@ -431,6 +251,7 @@ server& server::tool(std::string name, std::string description, Handler&& handle
                                detail::output_may_break<R>());
 
       using pipeline = detail::typed_tool<F, In, shape::takes_context>;
+      auto stats = s.stats;
       auto p = std::make_shared<pipeline>(pipeline{F(std::forward<Handler>(handler)), std::move(s), nullptr, nullptr});
       if constexpr (std::is_void_v<In>) {
         p->own_validator = std::make_shared<const validator>(def.input_schema);
@@ -438,9 +259,8 @@ server& server::tool(std::string name, std::string description, Handler&& handle
       } else {
         p->in_validator = &detail::validator_for<In>();
       }
-      def.invoke = [p](const json& args, context& ctx) { return p->invoke(args, ctx); };
-      def.invoke_text = [p](const json& args, context& ctx, std::string& out) { return p->invoke_text(args, ctx, out); };
-      add_tool(std::move(def));
+      add_tool(std::move(def), [p](const json& args, context& ctx, detail::result_sink& sink) { (*p)(args, ctx, sink); },
+               std::move(stats));
     }
   }
   return *this;
@@ -464,21 +284,22 @@ server& server::tool(std::string name, std::string description, runtime_schema s
   nlohmann::ordered_json display_schema = detail::legacy_output_schema(schema.output);
   detail::pipeline_settings s = detail::prepare_tool(def, std::move(name), std::move(description), schema.input,
                                                      schema.output, std::move(display_schema), options, *this);
-  def.invoke = [fn = F(std::forward<Handler>(handler)), s = std::move(s), in_validator](const json& args,
-                                                                                        context& ctx) mutable -> json {
-    json scratch, refusal;
-    const json* checked = detail::check_arguments(args, *in_validator, s, ctx, scratch, refusal);
-    if (!checked) return refusal;
-    return detail::guarded(
-        [&]() -> json {
+  auto stats = s.stats;
+  detail::tool_runner run = [fn = F(std::forward<Handler>(handler)), s = std::move(s), in_validator](
+                                const json& args, context& ctx, detail::result_sink& sink) mutable {
+    json scratch;
+    const json* checked = detail::check_arguments(args, *in_validator, s, ctx, scratch, sink);
+    if (!checked) return;
+    detail::guarded(
+        [&] {
           if constexpr (with_context)
-            return detail::to_call_result(fn(*checked, ctx), s);
+            detail::build_call_result(fn(*checked, ctx), s, sink);
           else
-            return detail::to_call_result(fn(*checked), s);
+            detail::build_call_result(fn(*checked), s, sink);
         },
-        s);
+        s, sink);
   };
-  add_tool(std::move(def));
+  add_tool(std::move(def), std::move(run), std::move(stats));
   return *this;
 }
 

@@ -2,6 +2,7 @@
 // descriptors). Nothing but protocol messages is ever written to the output; diagnostics go to stderr.
 #pragma once
 
+#include <mcp/core/connection.hpp>
 #include <mcp/core/server.hpp>
 
 #include <chrono>

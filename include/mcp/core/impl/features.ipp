@@ -70,7 +70,7 @@ inline bool server::remove_resource(std::string_view uri) {
 
 inline void server::resource_updated(const std::string& uri) {
   json message = jsonrpc::notification("notifications/resources/updated", {{"uri", uri}});
-  std::vector<std::shared_ptr<session>> live;
+  std::vector<std::shared_ptr<detail::session>> live;
   {
     std::lock_guard lock(sessions_mutex_);
     for (auto& w : sessions_)
@@ -176,7 +176,7 @@ inline json server::read_resource(context& ctx, const json& params) const {
 
 inline json server::subscription(context& ctx, const json& params, bool subscribe) const {
   const std::string uri = detail::required_string(params, "uri");
-  if (auto s = ctx.session_ptr()) subscribe ? s->subscribe(uri) : s->unsubscribe(uri);
+  if (const auto& s = ctx.session_) subscribe ? s->subscribe(uri) : s->unsubscribe(uri);
   return json::object();
 }
 

@@ -1,7 +1,7 @@
-// server's out-of-line members: message classification, lifecycle and the built-in methods.
+// server's out-of-line members: the one road every message takes (receive, dispatch), the
+// lifecycle and the built-in methods. Included once, from the bottom of core/server.hpp.
 #pragma once
 
-#include <mcp/json/detail/reader.hpp>
 #include <mcp/core/paging.hpp>
 
 #include <algorithm>
@@ -58,32 +58,40 @@ inline server::server(server_info info, server_options options)
   install_builtin_methods();
 }
 
-inline void server::log_diagnostic(std::string_view text) const {
-  if (options_.log_sink)
-    options_.log_sink(text);
+inline void detail::log_diagnostic(const server_options& options, std::string_view text) {
+  if (options.log_sink)
+    options.log_sink(text);
   else
     std::cerr << "[mcp] " << text << std::endl;
 }
 
 inline void server::add_tool(tool_definition tool) {
+  if (!tool.invoke) throw definition_error("Tool '" + tool.name + "' has no handler");
+  detail::tool_runner run = [invoke = std::move(tool.invoke)](const json& arguments, context& ctx,
+                                                               detail::result_sink& sink) {
+    sink.tree(invoke(arguments, ctx));
+  };
+  add_tool(std::move(tool), std::move(run), std::make_shared<detail::tool_stats>());
+}
+
+inline void server::add_tool(tool_definition tool, detail::tool_runner run, std::shared_ptr<detail::tool_stats> stats) {
   check_tool_name(tool.name);
   if (!tool.input_schema.is_object() || tool.input_schema.value("type", "") != "object")
     throw definition_error("Tool '" + tool.name + "': inputSchema must be an object schema with \"type\": \"object\"");
-  if (!tool.invoke) throw definition_error("Tool '" + tool.name + "' has no handler");
   tool.title = detail::tool_title(tool.title, tool.hints, tool.name);
   tool.hints.title.clear();
+  auto entry = std::make_shared<detail::registered_tool>();
+  entry->header_params = detail::header_params(tool.input_schema);
+  entry->listed = tool.to_json();
+  entry->listed_stateless = tool.to_json(true);
+  entry->def = std::move(tool);
+  entry->run = std::move(run);
+  entry->stats = std::move(stats);
   {
     std::unique_lock lock(registry_mutex_);
-    for (const auto& t : tools_)
-      if (t->name == tool.name) throw definition_error("A tool named '" + tool.name + "' is already registered");
-    if (auto annotated = detail::header_params(tool.input_schema); !annotated.empty())
-      header_params_[tool.name] = std::move(annotated);
-    else
-      header_params_.erase(tool.name);
-    tool.listed = tool.to_json();
-    tool.listed_stateless = tool.to_json(true);
-    auto entry = std::make_shared<const tool_definition>(std::move(tool));
-    tool_index_.emplace(entry->name, entry);
+    if (tool_index_.count(entry->def.name))
+      throw definition_error("A tool named '" + entry->def.name + "' is already registered");
+    tool_index_.emplace(entry->def.name, entry);
     tools_.push_back(std::move(entry));
     has_tools_ = true;
   }
@@ -93,33 +101,30 @@ inline void server::add_tool(tool_definition tool) {
 inline bool server::remove_tool(std::string_view name) {
   {
     std::unique_lock lock(registry_mutex_);
-    auto it = std::find_if(tools_.begin(), tools_.end(), [&](const auto& t) { return t->name == name; });
+    auto it = std::find_if(tools_.begin(), tools_.end(), [&](const auto& t) { return t->def.name == name; });
     if (it == tools_.end()) return false;
-    tool_index_.erase((*it)->name);
-    header_params_.erase((*it)->name);
+    tool_index_.erase((*it)->def.name);
     tools_.erase(it);
   }
   tools_changed();
   return true;
 }
 
-inline std::vector<detail::header_param> server::tool_header_params(std::string_view tool) const {
-  std::shared_lock lock(registry_mutex_);
-  auto it = header_params_.find(tool);
-  return it == header_params_.end() ? std::vector<detail::header_param>{} : it->second;
-}
-
 inline std::vector<std::string> server::tool_names() const {
   std::shared_lock lock(registry_mutex_);
   std::vector<std::string> names;
-  for (const auto& t : tools_) names.push_back(t->name);
+  for (const auto& t : tools_) names.push_back(t->def.name);
   return names;
 }
 
 inline void server::method(std::string name, method_handler handler) {
+  auto entry = std::make_shared<detail::method_entry>();
+  entry->slow = handler.slow;
+  entry->call = [call = std::move(handler.call)](context& ctx, const json& params, detail::reply& out) {
+    out.tree() = call(ctx, params);
+  };
   std::unique_lock lock(registry_mutex_);
-  if (name == "tools/call") builtin_tools_call_ = false;
-  methods_[std::move(name)] = std::move(handler);
+  methods_[std::move(name)] = std::move(entry);
 }
 
 inline json server::capabilities() const {
@@ -134,10 +139,10 @@ inline json server::capabilities() const {
 
 inline void server::notify_all(const std::string& method, json params) {
   json message = jsonrpc::notification(method, std::move(params));
-  std::vector<std::shared_ptr<session>> live;
+  std::vector<std::shared_ptr<detail::session>> live;
   {
     std::lock_guard lock(sessions_mutex_);
-    auto dead = [](const std::weak_ptr<session>& w) {
+    auto dead = [](const std::weak_ptr<detail::session>& w) {
       auto s = w.lock();
       return !s || s->closed();
     };
@@ -164,139 +169,58 @@ inline std::optional<json> progress_token_of(const json& params) {
 
 }  // namespace detail
 
-inline void server::handle_text(const std::shared_ptr<session>& s, std::string_view text,
-                                std::shared_ptr<outbound> replies) {
-  if (!replies) replies = s->out_ptr();
-  if (auto call = detail::read_tool_call(text, options_.max_json_depth); call && call_directly(s, *call, replies)) return;
-  json message;
-  switch (detail::read_json(text, message, options_.max_json_depth)) {
-    case detail::read_result::ok: return handle(s, std::move(message), std::move(replies));
-    case detail::read_result::too_deep: return replies->send(too_deep_error());
-    case detail::read_result::invalid:
-      return replies->send(jsonrpc::error(nullptr, error_code::parse_error, "Parse error: the message is not valid JSON"));
-  }
-}
-
-inline void server::handle_call(const std::shared_ptr<session>& s, detail::tool_call call, std::string_view text,
-                                std::shared_ptr<outbound> replies) {
-  if (!replies) replies = s->out_ptr();
-  if (call_directly(s, call, replies)) return;
-  json message;
-  if (detail::read_json(text, message, options_.max_json_depth) != detail::read_result::ok)
-    throw std::invalid_argument("mcp: server::handle_call was given text that read_tool_call did not read");
-  handle(s, std::move(message), std::move(replies));
-}
-
-inline bool server::call_directly(const std::shared_ptr<session>& s, detail::tool_call& call,
-                                  const std::shared_ptr<outbound>& replies) {
-  // What handle() and run_request() would check first, and answer here the same way: a replaced
-  // tools/call, a connection that speaks 2026-07-28 or is not initialized, an unknown tool and a
-  // busy id are left to them.
-  if (!builtin_tools_call_ || s->pinned_stateless() || s->current_phase() != session::phase::initialized) return false;
-  std::shared_ptr<const tool_definition> tool = find_tool(call.name);
-  if (!tool) return false;
-  auto state = s->begin_request(call.id, std::nullopt);
-  if (!state) return false;
-  auto work = [this, s, state, replies, tool = std::move(tool), arguments = std::move(call.arguments),
-               client = s->client_ptr()]() {
-    static const json no_arguments = json::object();
-    const json& args = arguments.is_null() ? no_arguments : arguments;
-    detail::reused_string text;
-    json reply;  // the result when the tool has no text form, or the whole error message
-    bool is_result = false, as_text = false;
-    if (!state->cancelled) {
-      context ctx(s, state, replies, client);
-      try {
-        if (tool->invoke_text) {
-          const auto start = std::chrono::steady_clock::now();
-          const bool is_error = tool->invoke_text(args, ctx, text.value);
-          tool->stats->record_call(
-              std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start), is_error);
-          as_text = true;
-        } else {
-          reply = run_tool(*tool, args, ctx);
-        }
-        is_result = true;
-      } catch (...) {
-        reply = failure_reply(*state, "tools/call");
-      }
-    }
-    finish_request(*s, *state, [&] {
-      if (as_text)
-        replies->send_result_text(state->id, text.value);
-      else if (is_result)
-        replies->send_result(state->id, std::move(reply));
-      else
-        replies->send(reply);
-    });
-  };
-  s->run()(std::move(work));
-  return true;
-}
-
-inline json server::too_deep_error() const {
-  return jsonrpc::error(nullptr, error_code::invalid_request,
-                        "Invalid request: JSON nested deeper than " + std::to_string(options_.max_json_depth) + " levels");
-}
-
-inline void server::handle(const std::shared_ptr<session>& s, json message, std::shared_ptr<outbound> replies) {
-  if (!replies) replies = s->out_ptr();
+inline void server::receive(const std::shared_ptr<detail::session>& s, message& m, const std::shared_ptr<outbound>& replies) {
+  if (!m.readable()) return replies->send(m.refusal_);
+  if (s->closed()) return;
   auto invalid = [&](const json& id, const std::string& why) {
     replies->send(jsonrpc::error(id, error_code::invalid_request, "Invalid request: " + why));
   };
-  if (message.is_array()) return invalid(nullptr, "batch arrays are not supported; send one message at a time");
-  if (!message.is_object()) return invalid(nullptr, "a message must be a JSON object");
-  // What handle_text refuses while reading, refused here for a message built some other way (a
-  // transport of the user's own): everything below may recurse into the message.
-  if (detail::nested_deeper_than(message, options_.max_json_depth)) return replies->send(too_deep_error());
-  if (s->closed()) return;
+  const json& id = m.id_;  // null when absent
+  if (!m.jsonrpc_ok_) return invalid(id, "\"jsonrpc\" must be \"2.0\"");
 
-  const json* id = nullptr;
-  if (auto it = message.find("id"); it != message.end()) id = &*it;
-  auto version = message.find("jsonrpc");
-  if (version == message.end() || !version->is_string() || version->get_ref<const std::string&>() != "2.0")
-    return invalid(id ? *id : json(), "\"jsonrpc\" must be \"2.0\"");
-
-  auto method = message.find("method");
-  if (method == message.end()) {
+  if (!m.has_method_) {
     // A response to one of our requests.
-    bool has_result = message.contains("result"), has_error = message.contains("error");
-    if (!id || !jsonrpc::is_valid_id(*id) || has_result == has_error)
-      return invalid(id ? *id : json(), "a message needs a \"method\", or an \"id\" with exactly one of \"result\" and \"error\"");
-    if (!s->deliver_response(message)) log_diagnostic("dropped a response to no request of ours: id " + id->dump());
+    if (!m.has_id_ || !jsonrpc::is_valid_id(id) || m.has_result_ == m.has_error_)
+      return invalid(id, "a message needs a \"method\", or an \"id\" with exactly one of \"result\" and \"error\"");
+    json answer(json::value_t::object);
+    if (m.has_result_)
+      answer["result"] = std::move(m.result_);
+    else
+      answer["error"] = std::move(m.error_);
+    if (!s->deliver_response(id, std::move(answer))) log_diagnostic("dropped a response to no request of ours: id " + id.dump());
     return;
   }
-  if (!method->is_string()) return invalid(id ? *id : json(), "\"method\" must be a string");
+  if (!m.method_is_string_) return invalid(id, "\"method\" must be a string");
 
-  auto p = message.find("params");
-  json params = p != message.end() ? std::move(*p) : json::object();
-  const std::string name = method->get<std::string>();
+  json params = m.has_params_ ? std::move(m.params_) : json::object();
+  std::string name = std::move(m.method_);
 
-  if (!id) {  // a notification: never answered
+  if (!m.has_id_) {  // a notification: never answered
     if (name == "notifications/cancelled") {
       if (params.is_object() && params.contains("requestId")) s->cancel_request(params["requestId"]);
     } else if (name == "notifications/initialized") {
-      if (s->current_phase() == session::phase::initialized) s->set_client_ready();
+      if (s->current_phase() == detail::session::phase::initialized) s->set_client_ready();
     }
     return;  // unknown notifications are ignored
   }
-  if (!jsonrpc::is_valid_id(*id)) return invalid(nullptr, "\"id\" must be a string or an integer");
+  if (!jsonrpc::is_valid_id(id)) return invalid(nullptr, "\"id\" must be a string or an integer");
   if (!params.is_object())
-    return void(replies->send(jsonrpc::error(*id, error_code::invalid_params, "Invalid params: \"params\" must be an object")));
-  if (options_.serve_stateless && serves_modern(*s, name, params)) return run_stateless_request(s, *id, name, std::move(params), replies);
-  run_request(s, *id, name, std::move(params), replies);
+    return void(replies->send(jsonrpc::error(id, error_code::invalid_params, "Invalid params: \"params\" must be an object")));
+  if (options_.serve_stateless && serves_modern(*s, name, params))
+    return run_stateless_request(s, std::move(m.id_), std::move(name), std::move(params), replies);
+  run_request(s, std::move(m.id_), std::move(name), std::move(params), replies);
 }
 
-inline bool server::serves_modern(const session& s, const std::string& method, const json& params) const {
+inline bool server::serves_modern(const detail::session& s, const std::string& method, const json& params) const {
   switch (s.pinned()) {
-    case session::era::legacy: return false;  // a claim on a 2025 connection is not looked at
-    case session::era::modern: return method != "initialize" || detail::claims_stateless(params);
-    case session::era::open: break;
+    case detail::session::era::legacy: return false;  // a claim on a 2025 connection is not looked at
+    case detail::session::era::modern: return method != "initialize" || detail::claims_stateless(params);
+    case detail::session::era::open: break;
   }
   return detail::claims_stateless(params);
 }
 
-inline void server::run_request(const std::shared_ptr<session>& s, json id, std::string name, json params,
+inline void server::run_request(const std::shared_ptr<detail::session>& s, json id, std::string name, json params,
                                 const std::shared_ptr<outbound>& replies) {
   if (name == "initialize" && s->pinned_stateless()) {
     // The connection already speaks 2026-07-28; say which versions it can have.
@@ -315,20 +239,17 @@ inline void server::run_request(const std::shared_ptr<session>& s, json id, std:
     }
     return;
   }
-  if (name != "ping" && s->current_phase() != session::phase::initialized)
+  if (name != "ping" && s->current_phase() != detail::session::phase::initialized)
     return replies->send(jsonrpc::error(id, error_code::invalid_request,
                                         "Server not initialized: send 'initialize' before '" + name + "'"));
 
-  method_handler handler;
+  std::shared_ptr<const detail::method_entry> handler;
   {
     std::shared_lock lock(registry_mutex_);
     auto it = methods_.find(name);
-    if (it == methods_.end()) {
-      lock.unlock();
-      return replies->send(jsonrpc::error(id, error_code::method_not_found, "Method not found: '" + name + "'"));
-    }
-    handler = it->second;
+    if (it != methods_.end()) handler = it->second;
   }
+  if (!handler) return replies->send(jsonrpc::error(id, error_code::method_not_found, "Method not found: '" + name + "'"));
 
   auto state = s->begin_request(id, detail::progress_token_of(params));
   if (!state)
@@ -337,40 +258,46 @@ inline void server::run_request(const std::shared_ptr<session>& s, json id, std:
   dispatch(s, std::move(state), std::move(name), std::move(params), std::move(handler), s->client_ptr(), nullptr, replies);
 }
 
-inline void server::dispatch(const std::shared_ptr<session>& s, std::shared_ptr<request_state> state, std::string name,
-                             json params, method_handler handler, std::shared_ptr<const client_state> client,
-                             std::shared_ptr<detail::input_round> round, const std::shared_ptr<outbound>& replies) {
-  const bool slow = handler.slow;
-  auto work = [this, s, state, replies, name = std::move(name), handler = std::move(handler), params = std::move(params),
-               client = std::move(client), round = std::move(round)]() {
-    json reply;             // the result, or the whole error message
-    bool is_result = false;
+inline void server::dispatch(const std::shared_ptr<detail::session>& s, std::shared_ptr<detail::request_state> state,
+                             std::string name, json params, std::shared_ptr<const detail::method_entry> handler,
+                             std::shared_ptr<const client_state> client, std::shared_ptr<detail::input_round> round,
+                             const std::shared_ptr<outbound>& replies) {
+  const bool slow = handler->slow;
+  auto work = [this, s, state = std::move(state), replies, name = std::move(name), handler = std::move(handler),
+               params = std::move(params), client = std::move(client), round = std::move(round)]() {
+    // A 2026-07-28 result gets members added to its tree (resultType, caching hints); a 2025-era
+    // one may be written as text where the outbound takes text.
+    detail::reply out(!round && replies->takes_text());
+    json error;  // the whole error message, when the handler failed
     if (!state->cancelled) {
-      context ctx = round ? context(s, state, replies, client, round) : context(s, state, replies, client);
+      context ctx(s, state, replies, client, round);
       try {
-        json result = handler.call(ctx, params);
+        handler->call(ctx, params, out);
         if (round) detail::check_round_ended(*round, name);  // a catch (...) around ctx.ask()?
-        if (!result.is_object()) throw std::logic_error("a method handler returned " + std::string(result.type_name()) +
-                                                        "; a JSON-RPC result must be an object");
-        if (round) result = finish_stateless(name, params, std::move(result));
-        reply = std::move(result);
-        is_result = true;
-      } catch (detail::input_required& asked) {
-        if (round && detail::may_ask_client(name)) {
-          reply = input_required_result(name, params, std::move(asked), *round);
-          is_result = true;
-        } else {
-          reply = failure_reply(*state, name);
+        if (!out.is_text()) {
+          json& result = out.tree();
+          if (!result.is_object()) throw std::logic_error("a method handler returned " + std::string(result.type_name()) +
+                                                          "; a JSON-RPC result must be an object");
+          if (round) result = finish_stateless(name, params, std::move(result));
         }
+      } catch (detail::input_required& asked) {
+        out.clear();
+        if (round && detail::may_ask_client(name))
+          out.tree() = input_required_result(name, params, std::move(asked), *round);
+        else
+          error = failure_reply(*state, name);
       } catch (...) {
-        reply = failure_reply(*state, name);
+        out.clear();
+        error = failure_reply(*state, name);
       }
     }
     finish_request(*s, *state, [&] {
-      if (is_result)
-        replies->send_result(state->id, std::move(reply));
+      if (!error.is_null())
+        replies->send(error);
+      else if (out.is_text())
+        replies->send_result_text(state->id, out.text());
       else
-        replies->send(reply);
+        replies->send_result(state->id, std::move(out.tree()));
     });
   };
   if (slow)
@@ -379,7 +306,7 @@ inline void server::dispatch(const std::shared_ptr<session>& s, std::shared_ptr<
     work();
 }
 
-inline json server::failure_reply(const request_state& state, const std::string& method) const {
+inline json server::failure_reply(const detail::request_state& state, const std::string& method) const {
   try {
     throw;
   } catch (const detail::input_required&) {
@@ -400,7 +327,7 @@ inline json server::failure_reply(const request_state& state, const std::string&
 }
 
 template <class Send>
-void server::finish_request(session& s, request_state& state, Send&& send) {
+void server::finish_request(detail::session& s, detail::request_state& state, Send&& send) {
   state.finished = true;
   {
     // Taking the progress lock orders the reply after any progress notification in flight.
@@ -411,8 +338,8 @@ void server::finish_request(session& s, request_state& state, Send&& send) {
   if (!state.cancelled) send();
 }
 
-inline json server::initialize(const std::shared_ptr<session>& s, const json& params) {
-  if (s->current_phase() != session::phase::awaiting_initialize)
+inline json server::initialize(const std::shared_ptr<detail::session>& s, const json& params) {
+  if (s->current_phase() != detail::session::phase::awaiting_initialize)
     throw protocol_error(error_code::invalid_request, "Invalid request: the session is already initialized");
   auto pv = params.find("protocolVersion");
   if (pv == params.end() || !pv->is_string())
@@ -429,13 +356,13 @@ inline json server::initialize(const std::shared_ptr<session>& s, const json& pa
   if (caps != params.end()) client.capabilities = *caps;
   if (client_info != params.end()) client.info = *client_info;
   s->set_initialized(client);
-  s->pin(session::era::legacy);
+  s->pin(detail::session::era::legacy);
   {
     std::lock_guard lock(sessions_mutex_);
     // Ended sessions are dropped here as well as in notify_all: a server that never notifies
     // would otherwise keep one entry (and the session's memory, via make_shared) per client forever.
     sessions_.erase(std::remove_if(sessions_.begin(), sessions_.end(),
-                                   [](const std::weak_ptr<session>& w) { return w.expired(); }),
+                                   [](const std::weak_ptr<detail::session>& w) { return w.expired(); }),
                     sessions_.end());
     sessions_.push_back(s);
   }
@@ -449,10 +376,10 @@ inline json server::initialize(const std::shared_ptr<session>& s, const json& pa
 inline json server::list_tools(const json& params, bool stateless) const {
   std::shared_lock lock(registry_mutex_);
   return list_page(tools_, params, "tools",
-                   [stateless](const tool_definition& t) { return stateless ? t.listed_stateless : t.listed; });
+                   [stateless](const detail::registered_tool& t) { return stateless ? t.listed_stateless : t.listed; });
 }
 
-inline json server::call_tool(context& ctx, const json& params) const {
+inline void server::call_tool(context& ctx, const json& params, detail::reply& out) const {
   auto name = params.find("name");
   if (name == params.end() || !name->is_string())
     throw protocol_error(error_code::invalid_params, "Invalid params: \"name\" must be the tool's name, a string");
@@ -462,28 +389,29 @@ inline json server::call_tool(context& ctx, const json& params) const {
     if (!a->is_object()) throw protocol_error(error_code::invalid_params, "Invalid params: \"arguments\" must be an object");
     arguments = &*a;
   }
-  std::shared_ptr<const tool_definition> tool = find_tool(name->get_ref<const std::string&>());
+  std::shared_ptr<const detail::registered_tool> tool = find_tool(name->get_ref<const std::string&>());
   if (!tool) {
     std::string known;
     for (const auto& n : tool_names()) known += (known.empty() ? "" : ", ") + n;
     throw protocol_error(error_code::invalid_params, "Unknown tool: '" + name->get<std::string>() + "'. Available tools: " +
                                                          (known.empty() ? "none" : known));
   }
-  return run_tool(*tool, *arguments, ctx);
-}
-
-inline json server::run_tool(const tool_definition& tool, const json& arguments, context& ctx) const {
   const auto start = std::chrono::steady_clock::now();
-  json result = tool.invoke(arguments, ctx);
-  detail::add_text_for_structured(result);
-  if (!ctx.client().stateless) detail::project_call_result(result, tool.output_schema);
-  tool.stats->record_call(
-      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start),
-      result.value("isError", false));
-  return result;
+  bool is_error;
+  if (out.text_allowed()) {  // a 2025-era client: the CallToolResult it receives, written as text
+    detail::result_sink sink(out.text(), tool->def.output_schema);
+    tool->run(*arguments, ctx, sink);
+    is_error = sink.is_error();
+  } else {
+    detail::result_sink sink(out.tree(), tool->def.output_schema, !ctx.client().stateless);
+    tool->run(*arguments, ctx, sink);
+    is_error = sink.is_error();
+  }
+  tool->stats->record_call(
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start), is_error);
 }
 
-inline std::shared_ptr<const tool_definition> server::find_tool(std::string_view name) const {
+inline std::shared_ptr<const detail::registered_tool> server::find_tool(std::string_view name) const {
   std::shared_lock lock(registry_mutex_);
   auto it = tool_index_.find(name);
   return it == tool_index_.end() ? nullptr : it->second;
@@ -495,29 +423,34 @@ inline tool_metrics server::metrics(std::string_view tool_name) const {
 }
 
 inline void server::install_builtin_methods() {
-  methods_["ping"] = {[](context&, const json&) { return json::object(); }, false};
-  methods_["tools/list"] = {[this](context& ctx, const json& p) { return list_tools(p, ctx.client().stateless); }, false};
-  methods_["tools/call"] = {[this](context& ctx, const json& p) { return call_tool(ctx, p); }, true};
-  methods_["resources/list"] = {[this](context&, const json& p) { return list_resources(p); }, false};
-  methods_["resources/templates/list"] = {[this](context&, const json& p) { return list_resource_templates(p); }, false};
-  methods_["resources/read"] = {[this](context& ctx, const json& p) { return read_resource(ctx, p); }, true};
-  methods_["resources/subscribe"] = {[this](context& ctx, const json& p) { return subscription(ctx, p, true); }, false};
-  methods_["resources/unsubscribe"] = {[this](context& ctx, const json& p) { return subscription(ctx, p, false); }, false};
-  methods_["prompts/list"] = {[this](context&, const json& p) { return list_prompts(p); }, false};
-  methods_["prompts/get"] = {[this](context& ctx, const json& p) { return get_prompt(ctx, p); }, true};
-  methods_["completion/complete"] = {[this](context&, const json& p) { return complete(p); }, true};
-  methods_["logging/setLevel"] = {[](context& ctx, const json& p) {
-                                    auto level = p.find("level");
-                                    std::optional<log_level> parsed;
-                                    if (level != p.end() && level->is_string()) parsed = parse_log_level(level->get<std::string>());
-                                    if (!parsed)
-                                      throw protocol_error(error_code::invalid_params,
-                                                           "Invalid params: \"level\" must be one of debug, info, notice, "
-                                                           "warning, error, critical, alert, emergency");
-                                    if (ctx.session_ptr()) ctx.session_ptr()->set_min_log_level(*parsed);
-                                    return json::object();
-                                  },
-                                  false};
+  // Handlers that answer with a tree; tools/call answers into the reply itself (a tree or text).
+  auto add = [this](const char* name, bool slow, auto fn) {
+    methods_[name] = std::make_shared<const detail::method_entry>(detail::method_entry{
+        [fn](context& ctx, const json& params, detail::reply& out) { out.tree() = fn(ctx, params); }, slow});
+  };
+  add("ping", false, [](context&, const json&) { return json::object(); });
+  add("tools/list", false, [this](context& ctx, const json& p) { return list_tools(p, ctx.client().stateless); });
+  methods_["tools/call"] = std::make_shared<const detail::method_entry>(detail::method_entry{
+      [this](context& ctx, const json& p, detail::reply& out) { call_tool(ctx, p, out); }, true});
+  add("resources/list", false, [this](context&, const json& p) { return list_resources(p); });
+  add("resources/templates/list", false, [this](context&, const json& p) { return list_resource_templates(p); });
+  add("resources/read", true, [this](context& ctx, const json& p) { return read_resource(ctx, p); });
+  add("resources/subscribe", false, [this](context& ctx, const json& p) { return subscription(ctx, p, true); });
+  add("resources/unsubscribe", false, [this](context& ctx, const json& p) { return subscription(ctx, p, false); });
+  add("prompts/list", false, [this](context&, const json& p) { return list_prompts(p); });
+  add("prompts/get", true, [this](context& ctx, const json& p) { return get_prompt(ctx, p); });
+  add("completion/complete", true, [this](context&, const json& p) { return complete(p); });
+  add("logging/setLevel", false, [](context& ctx, const json& p) {
+    auto level = p.find("level");
+    std::optional<log_level> parsed;
+    if (level != p.end() && level->is_string()) parsed = parse_log_level(level->get<std::string>());
+    if (!parsed)
+      throw protocol_error(error_code::invalid_params,
+                           "Invalid params: \"level\" must be one of debug, info, notice, warning, error, critical, "
+                           "alert, emergency");
+    if (ctx.session_) ctx.session_->set_min_log_level(*parsed);
+    return json::object();
+  });
 }
 
 }  // namespace v0

@@ -2,7 +2,8 @@
 // params._meta is checked and served on its own, with no session state. The same tool, resource
 // and prompt handlers run; what differs is around them: the envelope checks, server/discover,
 // subscriptions/listen, resultType and caching hints on results, and multi-round input
-// (input_required + a sealed requestState instead of requests to the client).
+// (input_required + a sealed requestState instead of requests to the client). Included once, from
+// the bottom of core/server.hpp.
 #pragma once
 
 #include <mcp/core/detail/stateless_rules.hpp>
@@ -74,6 +75,28 @@ inline std::optional<protocol_error> server::check_stateless_request(std::string
   return std::nullopt;
 }
 
+inline std::optional<protocol_error> server::check_stateless(const message& m, const header_lookup* headers) const {
+  const std::string_view name = m.method();
+  const json none;  // absent params: no _meta, refused below
+  const json& params = m.has_params_ ? m.params_ : none;
+  auto refusal = check_stateless_request(name, params);
+  if (!headers || (refusal && refusal->code() == error_code::invalid_params)) return refusal;
+  // SEP-2243: the HTTP headers must agree with the body, checked before the version and the method.
+  auto mismatch = [](const std::string& why) { return protocol_error(error_code::header_mismatch, "Header mismatch: " + why); };
+  const std::string& body_version = params["_meta"][detail::meta_protocol_version].get_ref<const std::string&>();
+  const auto header_version = (*headers)("mcp-protocol-version");
+  if (!header_version)
+    return mismatch("the MCP-Protocol-Version header is required and must equal params._meta's \"" +
+                    std::string(detail::meta_protocol_version) + "\"");
+  if (*header_version != body_version)
+    return mismatch("MCP-Protocol-Version '" + *header_version + "' differs from params._meta's '" + body_version + "'");
+  std::vector<detail::header_param> annotated;
+  if (auto tool_name = params.find("name"); name == "tools/call" && tool_name != params.end() && tool_name->is_string())
+    if (auto tool = find_tool(tool_name->get_ref<const std::string&>())) annotated = tool->header_params;
+  if (auto why = detail::check_standard_headers(*headers, name, params, annotated)) return mismatch(*why);
+  return refusal;
+}
+
 inline json server::discover() const {
   json supported = json::array();
   for (auto v : modern_protocol_versions) supported.push_back(v);
@@ -82,11 +105,11 @@ inline json server::discover() const {
   return result;
 }
 
-inline void server::run_stateless_request(const std::shared_ptr<session>& s, json id, std::string name, json params,
+inline void server::run_stateless_request(const std::shared_ptr<detail::session>& s, json id, std::string name, json params,
                                           const std::shared_ptr<outbound>& replies) {
   if (auto refusal = check_stateless_request(name, params)) return replies->send(jsonrpc::error(id, *refusal));
   // server/discover is how a client probes; it does not commit a stdio connection to this era.
-  if (name != "server/discover") s->pin(session::era::modern);
+  if (name != "server/discover") s->pin(detail::session::era::modern);
 
   const json& meta = params["_meta"];
   auto client = std::make_shared<client_state>();
@@ -121,12 +144,18 @@ inline void server::run_stateless_request(const std::shared_ptr<session>& s, jso
   }
   if (name == "subscriptions/listen") return listen(s, state, params, replies);
 
-  method_handler handler;
+  std::shared_ptr<const detail::method_entry> handler;
   if (name == "server/discover") {
-    handler = {[this](context&, const json&) { return discover(); }, false};
+    handler = std::make_shared<const detail::method_entry>(detail::method_entry{
+        [this](context&, const json&, detail::reply& out) { out.tree() = discover(); }, false});
   } else {
     std::shared_lock lock(registry_mutex_);
-    handler = methods_.at(name);  // check_stateless_request saw it
+    auto it = methods_.find(name);
+    if (it != methods_.end()) handler = it->second;
+  }
+  if (!handler) {  // removed since check_stateless_request saw it
+    s->end_request(id);
+    return replies->send(jsonrpc::error(id, error_code::method_not_found, "Method not found: '" + name + "'"));
   }
   dispatch(s, std::move(state), std::move(name), std::move(params), std::move(handler), std::move(client),
            std::move(round), replies);
@@ -161,8 +190,10 @@ inline json server::input_required_result(const std::string& method, const json&
 
 // subscriptions/listen: the acknowledgement first, then the notifications asked for, each tagged
 // with the listen request's id, until the client goes away (HTTP: closes the stream; stdio:
-// notifications/cancelled). The request gets no result meanwhile.
-inline void server::listen(const std::shared_ptr<session>& s, const std::shared_ptr<request_state>& state,
+// notifications/cancelled). The request gets no result meanwhile. Each stream's messages go
+// through its own ordered_sender: queued under listeners_mutex_ (which fixes their order), sent
+// after it is released.
+inline void server::listen(const std::shared_ptr<detail::session>& s, const std::shared_ptr<detail::request_state>& state,
                            const json& params, const std::shared_ptr<outbound>& replies) {
   auto wanted = params.find("notifications");
   if (wanted == params.end() || !wanted->is_object()) {
@@ -186,16 +217,20 @@ inline void server::listen(const std::shared_ptr<session>& s, const std::shared_
       honored["resourceSubscriptions"] = std::move(kept);
     }
   }
-  std::lock_guard lock(listeners_mutex_);
-  // Under the lock, so no notification for this listener can overtake its acknowledgement.
-  prune_listeners();
-  replies->send(jsonrpc::notification(
+  auto out = std::make_shared<detail::ordered_sender>(replies);
+  // Queued before the stream is listed: no notification for it can overtake its acknowledgement.
+  out->post(jsonrpc::notification(
       "notifications/subscriptions/acknowledged",
       json{{"_meta", {{detail::meta_subscription_id, state->id}}}, {"notifications", honored}}));
-  listeners_.push_back(listener{state->id, std::move(honored), s, state, replies});
+  {
+    std::lock_guard lock(listeners_mutex_);
+    prune_listeners();
+    listeners_.push_back(listener{state->id, std::move(honored), s, state, out});
+  }
+  out->flush();
 }
 
-// Listeners whose client left (stream closed, cancelled, session ended) go; their request ends.
+// Listeners whose client left (stream closed, cancelled, connection closed) go; their request ends.
 inline void server::prune_listeners() {
   auto gone = [](const listener& l) {
     auto owner = l.owner.lock();
@@ -213,18 +248,25 @@ inline std::size_t server::listeners_open() {
   return listeners_.size();
 }
 
-inline void server::end_listeners(const session* owner) {
-  std::lock_guard lock(listeners_mutex_);
-  prune_listeners();
-  auto ending = [owner](const listener& l) { return !owner || l.owner.lock().get() == owner; };
-  for (const auto& l : listeners_) {
-    if (!ending(l)) continue;
-    json result{{"resultType", "complete"}, {"_meta", {{detail::meta_subscription_id, l.id}, {detail::meta_server_info, server_info_json()}}}};
-    l.state->finished = true;
-    if (auto o = l.owner.lock()) o->end_request(l.id);
-    l.out->send_result(l.id, std::move(result));
+inline void server::end_listeners(const detail::session* owner, bool final_result) {
+  std::vector<std::shared_ptr<detail::ordered_sender>> ended;
+  {
+    std::lock_guard lock(listeners_mutex_);
+    prune_listeners();
+    auto ending = [owner](const listener& l) { return !owner || l.owner.lock().get() == owner; };
+    for (const auto& l : listeners_) {
+      if (!ending(l)) continue;
+      l.state->finished = true;
+      if (auto o = l.owner.lock()) o->end_request(l.id);
+      if (!final_result) continue;
+      json result{{"resultType", "complete"},
+                  {"_meta", {{detail::meta_subscription_id, l.id}, {detail::meta_server_info, server_info_json()}}}};
+      l.out->post(jsonrpc::response(l.id, std::move(result)));
+      ended.push_back(l.out);
+    }
+    listeners_.erase(std::remove_if(listeners_.begin(), listeners_.end(), ending), listeners_.end());
   }
-  listeners_.erase(std::remove_if(listeners_.begin(), listeners_.end(), ending), listeners_.end());
+  for (const auto& out : ended) out->flush();
 }
 
 inline void server::notify_listeners(const std::string& method, const json& params) {
@@ -235,21 +277,26 @@ inline void server::notify_listeners(const std::string& method, const json& para
   const bool updated = method == "notifications/resources/updated";
   if (!flag && !updated) return;
   const std::string uri = updated && params.is_object() ? params.value("uri", std::string()) : std::string();
-  std::lock_guard lock(listeners_mutex_);
-  prune_listeners();
-  for (const auto& l : listeners_) {
-    bool wanted = false;
-    if (flag) {
-      wanted = l.honored.value(flag, false);
-    } else if (auto subs = l.honored.find("resourceSubscriptions"); subs != l.honored.end()) {
-      for (const auto& u : *subs)
-        if (detail::covers(u.get_ref<const std::string&>(), uri)) wanted = true;
+  std::vector<std::shared_ptr<detail::ordered_sender>> to_flush;
+  {
+    std::lock_guard lock(listeners_mutex_);
+    prune_listeners();
+    for (const auto& l : listeners_) {
+      bool wanted = false;
+      if (flag) {
+        wanted = l.honored.value(flag, false);
+      } else if (auto subs = l.honored.find("resourceSubscriptions"); subs != l.honored.end()) {
+        for (const auto& u : *subs)
+          if (detail::covers(u.get_ref<const std::string&>(), uri)) wanted = true;
+      }
+      if (!wanted) continue;
+      json tagged = params.is_object() ? params : json::object();
+      tagged["_meta"][detail::meta_subscription_id] = l.id;
+      l.out->post(jsonrpc::notification(method, std::move(tagged)));
+      to_flush.push_back(l.out);
     }
-    if (!wanted) continue;
-    json tagged = params.is_object() ? params : json::object();
-    tagged["_meta"][detail::meta_subscription_id] = l.id;
-    l.out->send(jsonrpc::notification(method, std::move(tagged)));
   }
+  for (const auto& out : to_flush) out->flush();
 }
 
 }  // namespace v0

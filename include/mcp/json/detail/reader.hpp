@@ -53,40 +53,48 @@ class json_reader {
   // The whole text as one value. `open`: the levels already open around it (a string argument
   // holding JSON sits inside the message), so that the total stays within max_depth.
   read_result read(json& out, std::size_t open = 0) {
-    if (end_ - p_ >= 3 && std::memcmp(p_, "\xEF\xBB\xBF", 3) == 0) p_ += 3;
+    skip_bom();
     skip_space();
     if (!value(out, open)) return too_deep_ ? read_result::too_deep : read_result::invalid;
     skip_space();
     return p_ == end_ ? read_result::ok : read_result::invalid;
   }
 
-  // Piece by piece, for readers of a message of known shape (tool_call.hpp). Each skips the
+  // Piece by piece, for the reader of a message's envelope (core/message.hpp). Each skips the
   // white space before what it reads; `depth` counts the levels already open around a value.
+  void skip_bom() {
+    if (end_ - p_ >= 3 && std::memcmp(p_, "\xEF\xBB\xBF", 3) == 0) p_ += 3;
+  }
+  // Whether the next character (after white space) is `c`, without taking it.
+  bool peek(char c) {
+    skip_space();
+    return p_ < end_ && *p_ == c;
+  }
   bool consume(char c) {
     skip_space();
     if (p_ == end_ || *p_ != c) return false;
     ++p_;
     return true;
   }
-  bool read_string(std::string& out) {
-    skip_space();
-    return p_ < end_ && *p_ == '"' && string(out);
-  }
-  // A string of printable ASCII without escapes, as a view of the text: false for any other string.
-  bool read_plain_string(std::string_view& out) {
+  // A string as a view: of the text when it holds no escape and no byte beyond ASCII (the usual
+  // member name), else of `scratch`, which then holds it decoded.
+  bool read_string_view(std::string_view& out, std::string& scratch) {
     skip_space();
     if (p_ == end_ || *p_ != '"') return false;
-    const char* start = ++p_;
-    for (; p_ < end_; ++p_) {
-      const auto c = static_cast<unsigned char>(*p_);
+    const char* start = p_ + 1;
+    for (const char* q = start; q < end_; ++q) {
+      const auto c = static_cast<unsigned char>(*q);
       if (c == '"') {
-        out = std::string_view(start, static_cast<std::size_t>(p_ - start));
-        ++p_;
+        out = std::string_view(start, static_cast<std::size_t>(q - start));
+        p_ = q + 1;
         return true;
       }
-      if (c < 0x20 || c == '\\' || c >= 0x80) return false;
+      if (c < 0x20 || c == '\\' || c >= 0x80) break;
     }
-    return false;
+    scratch.clear();
+    if (!string(scratch)) return false;
+    out = scratch;
+    return true;
   }
   bool read_value(json& out, std::size_t depth) {
     skip_space();
@@ -96,6 +104,8 @@ class json_reader {
     skip_space();
     return p_ == end_;
   }
+  // After a failed read: whether it failed for nesting deeper than max_depth (else: not JSON).
+  bool too_deep() const { return too_deep_; }
 
  private:
   static bool is_digit(char c) { return c >= '0' && c <= '9'; }

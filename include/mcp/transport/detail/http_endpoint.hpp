@@ -4,15 +4,14 @@
 // JSON body or an SSE stream. Also the /metrics text. Connection handling is elsewhere.
 #pragma once
 
+#include <mcp/core/connection.hpp>
+#include <mcp/core/jsonrpc.hpp>
+#include <mcp/core/message.hpp>
+#include <mcp/core/server.hpp>
+#include <mcp/json/json.hpp>
 #include <mcp/transport/detail/http_message.hpp>
 #include <mcp/transport/detail/http_session.hpp>
-#include <mcp/transport/detail/mcp_headers.hpp>
-#include <mcp/core/detail/stateless_rules.hpp>
 #include <mcp/transport/detail/sse.hpp>
-#include <mcp/core/detail/tool_call.hpp>
-#include <mcp/json/json.hpp>
-#include <mcp/core/jsonrpc.hpp>
-#include <mcp/core/server.hpp>
 #include <mcp/version.hpp>
 
 #include <atomic>
@@ -109,7 +108,7 @@ class post_reply final : public outbound {
   struct setup {
     std::shared_ptr<exchange> ex;
     std::shared_ptr<http_session> owner;  // null in stateless mode: nothing to resume from
-    std::shared_ptr<session> core;
+    std::shared_ptr<mcp::connection> core;
     std::string header_version;           // MCP-Protocol-Version, or what to assume without it
     std::optional<int> retry_ms;
     std::size_t replay_events = 256;
@@ -161,16 +160,17 @@ class post_reply final : public outbound {
     write_response(id, result, body);
     respond_json_locked(std::move(body), nullptr);
   }
+  bool takes_text() const override { return true; }
   void send_result_text(const json& id, std::string_view result) override {
-    std::unique_lock lock(mutex_);
-    if (state_ != state::waiting) {
-      lock.unlock();
-      return outbound::send_result_text(id, result);  // onto the open stream, as any message
-    }
     std::string body;
     body.reserve(result.size() + 64);  // the envelope around it: one allocation
     write_response_text(id, result, body);
-    respond_json_locked(std::move(body), nullptr);
+    std::lock_guard lock(mutex_);
+    if (state_ == state::waiting) return respond_json_locked(std::move(body), nullptr);
+    if (state_ == state::streaming) {  // onto the open stream, as any message
+      stream_->emit_text(body, true);
+      state_ = state::done;
+    }
   }
 
   // Ends the HTTP response after the priming event; the rest stays in the stream's buffer until
@@ -203,7 +203,7 @@ class post_reply final : public outbound {
 
   bool resumable() const {
     if (!s_.owner) return false;
-    std::string version = s_.core->client().protocol_version;
+    std::string version = s_.core->protocol_version();
     return supports_priming(version.empty() ? s_.header_version : version);
   }
 
@@ -392,7 +392,7 @@ class endpoint {
     try {
       refusal = config_.authorize(req.method, req.path(), req.headers.get("Authorization"));
     } catch (const std::exception& e) {
-      srv_.log_diagnostic(std::string("http: the authorize hook threw: ") + e.what());
+      log_diagnostic(srv_.options(), std::string("http: the authorize hook threw: ") + e.what());
       ex->respond(rpc_error_response(500, -32603, "Internal error"));
       return false;
     }
@@ -454,29 +454,15 @@ class endpoint {
     if (!content_type || !is_json_content_type(*content_type))
       return ex->respond(
           rpc_error_response(415, -32000, "Unsupported Media Type: Content-Type must be application/json"));
-    incoming in{read_tool_call(req.body, srv_.options().max_json_depth), nullptr, req.body};
-    if (in.call && srv_.options().serve_stateless && header_claims_modern(req)) in.call.reset();  // a malformed 2026 request
-    if (!in.call) {
-      switch (read_json(req.body, in.message, srv_.options().max_json_depth)) {
-        case read_result::ok: break;
-        case read_result::too_deep: return ex->respond(json_response(400, srv_.too_deep_error()));
-        case read_result::invalid:
-          return ex->respond(rpc_error_response(400, error_code::parse_error, "Parse error: the body is not valid JSON"));
-      }
-      if (in.message.is_array())
-        return ex->respond(rpc_error_response(400, error_code::invalid_request,
-                                              "Invalid request: batch arrays are not supported; send one message per POST"));
-      if (srv_.options().serve_stateless && is_stateless_era(req, in.message))
-        return post_stateless_era(req, ex, std::move(in.message));
-    }
+    message in = message::read(req.body, srv_.options().max_json_depth);
+    if (!in.readable()) return ex->respond(json_response(400, in.refusal()));
+    if (srv_.options().serve_stateless && is_stateless_era(req, in)) return post_stateless_era(req, ex, std::move(in));
 
     std::optional<std::string> version;
     if (!version_ok(req, ex, version)) return;
 
-    const bool is_request = in.is_request();
-    const bool is_initialize = in.is_initialize();
-
-    if (config_.stateless) return post_stateless(ex, std::move(in), is_request, is_initialize, version);
+    const bool is_initialize = in.is_request() && in.method() == "initialize";
+    if (config_.stateless) return post_stateless(ex, std::move(in), is_initialize, version);
 
     std::shared_ptr<http_session> owner;
     post_reply::setup setup;
@@ -498,75 +484,47 @@ class endpoint {
     }
     owner->touch();
 
-    if (!is_request) return post_no_reply(ex, owner->core(), std::move(in.message));
+    if (!in.is_request()) return post_no_reply(ex, *owner->core(), std::move(in));
     setup.ex = ex;
     setup.owner = owner;
     setup.core = owner->core();
     setup.header_version = version.value_or(std::string(assumed_version));
     setup.retry_ms = config_.retry_ms;
     setup.replay_events = config_.replay_events;
-    std::move(in).deliver(srv_, owner->core(), std::make_shared<post_reply>(std::move(setup)));
+    owner->core()->receive(std::move(in), std::make_shared<post_reply>(std::move(setup)));
   }
 
-  // One POSTed message: the usual tools/call as read_tool_call read it, without a tree (the core
-  // then runs it from the text), or any other message, parsed whole.
-  struct incoming {
-    std::optional<tool_call> call;
-    json message;
-    std::string_view text;
-
-    bool is_request() const { return call || (message.is_object() && message.contains("method") && message.contains("id")); }
-    bool is_initialize() const {
-      if (call || !is_request()) return false;
-      const auto method = message.find("method");
-      return *method == "initialize";
-    }
-    void deliver(server& srv, const std::shared_ptr<session>& core, std::shared_ptr<outbound> reply) && {
-      if (call)
-        srv.handle_call(core, std::move(*call), text, std::move(reply));
-      else
-        srv.handle(core, std::move(message), std::move(reply));
-    }
-  };
-
   // Notifications and responses: 202 when accepted, 400 with the core's error otherwise.
-  void post_no_reply(const std::shared_ptr<exchange>& ex, const std::shared_ptr<session>& core, json message) {
+  void post_no_reply(const std::shared_ptr<exchange>& ex, mcp::connection& core, message in) {
     auto capture = std::make_shared<capture_outbound>();
-    srv_.handle(core, std::move(message), capture);
+    core.receive(std::move(in), capture);
     if (auto error = capture->first()) return ex->respond(json_response(400, *error));
     response r;
     r.status = 202;
     ex->respond(std::move(r));
   }
 
-  // A fresh session per POST. Requests other than initialize run as if initialized with the
+  // A fresh connection per POST. Requests other than initialize run as if initialized with the
   // header's version (else the latest), with no client capabilities known.
-  void post_stateless(const std::shared_ptr<exchange>& ex, incoming in, bool is_request, bool is_initialize,
+  void post_stateless(const std::shared_ptr<exchange>& ex, message in, bool is_initialize,
                       const std::optional<std::string>& header_version) {
-    auto core = std::make_shared<session>(std::make_shared<discard_outbound>(), run_);
-    if (!is_initialize) {
-      client_state client;
-      client.protocol_version = header_version.value_or(std::string(latest_protocol_version));
-      client.sessionless = true;
-      core->set_initialized(std::move(client));
-    }
-    if (!is_request) return post_no_reply(ex, core, std::move(in.message));
+    auto core = std::make_shared<mcp::connection>(srv_, std::make_shared<discard_outbound>(), run_);
+    if (!is_initialize) core->serve_sessionless(header_version.value_or(std::string(latest_protocol_version)));
+    if (!in.is_request()) return post_no_reply(ex, *core, std::move(in));
     post_reply::setup setup;
     setup.ex = ex;
     setup.core = core;
     setup.header_version = header_version.value_or(std::string(assumed_version));
     setup.replay_events = config_.replay_events;
-    std::move(in).deliver(srv_, core, std::make_shared<post_reply>(std::move(setup)));
+    core->receive(std::move(in), std::make_shared<post_reply>(std::move(setup)));
   }
 
   // ---- POST of the 2026-07-28 era: every request on its own ----
 
   // The body decides (a version claim in params._meta); a 2026-07-28 header without the claim is a
   // malformed 2026 request, never silently a 2025 one.
-  static bool is_stateless_era(const request& req, const json& message) {
-    if (!message.is_object()) return false;
-    if (auto params = message.find("params"); params != message.end() && claims_stateless(*params)) return true;
-    return message.contains("method") && header_claims_modern(req);
+  static bool is_stateless_era(const request& req, const message& in) {
+    return in.claims_stateless() || (!in.is_response() && header_claims_modern(req));
   }
   static bool header_claims_modern(const request& req) {
     const auto header = req.headers.get("MCP-Protocol-Version");
@@ -587,66 +545,46 @@ class endpoint {
     }
   }
 
-  // The checks in the order the spec gives: _meta (400, -32602), headers against the body (400,
-  // -32020), version (400, -32022), method (404, -32601); then the request runs in a session of its
-  // own that ends with it. The client closing the response stream cancels the request.
-  void post_stateless_era(const request& req, const std::shared_ptr<exchange>& ex, json message) {
+  // The core's checks in the order the spec gives: _meta (400, -32602), headers against the body
+  // (400, -32020), version (400, -32022), method (404, -32601); then the request runs on a
+  // connection of its own that ends with it. The client closing the response stream cancels it.
+  void post_stateless_era(const request& req, const std::shared_ptr<exchange>& ex, message in) {
     auto refuse = [&](int status, const json& id, int code, const std::string& text, const json& data = nullptr) {
       ex->respond(json_response(status, jsonrpc::error(id, code, text, data)));
     };
-    const auto method = message.find("method");
-    if (method == message.end() || !method->is_string())
-      return refuse(400, message.value("id", json()), error_code::invalid_request,
+    if (in.method().empty())
+      return refuse(400, in.id(), error_code::invalid_request,
                     "Invalid request: a 2026-07-28 client sends requests and notifications only");
-    auto id = message.find("id");
-    if (id == message.end()) {  // a notification: nothing for it to do over HTTP in this era
+    if (in.is_notification()) {  // nothing for it to do over HTTP in this era
       response r;
       r.status = 202;
       return ex->respond(std::move(r));
     }
-    if (!jsonrpc::is_valid_id(*id))
+    if (!jsonrpc::is_valid_id(in.id()))
       return refuse(400, nullptr, error_code::invalid_request, "Invalid request: \"id\" must be a string or an integer");
-    const std::string name = method->get<std::string>();
-    if (!message.contains("params")) message["params"] = json::object();
-    const json& params = message["params"];
 
-    auto refusal = srv_.check_stateless_request(name, params);
-    if (refusal && refusal->code() == error_code::invalid_params) return refuse(400, *id, refusal->code(), refusal->what(), refusal->data());
-
-    const std::string& body_version = params["_meta"][meta_protocol_version].get_ref<const std::string&>();
-    const auto header_version = req.headers.get("MCP-Protocol-Version");
-    if (!header_version)
-      return refuse(400, *id, error_code::header_mismatch,
-                    "Header mismatch: the MCP-Protocol-Version header is required and must equal params._meta's \"" +
-                        std::string(meta_protocol_version) + "\"");
-    if (*header_version != body_version)
-      return refuse(400, *id, error_code::header_mismatch,
-                    "Header mismatch: MCP-Protocol-Version '" + std::string(*header_version) +
-                        "' differs from params._meta's '" + body_version + "'");
-    const std::function<std::optional<std::string>(std::string_view)> lookup = [&req](std::string_view lower) -> std::optional<std::string> {
+    auto core = std::make_shared<mcp::connection>(srv_, std::make_shared<discard_outbound>(), run_);
+    const header_lookup headers = [&req](std::string_view lower) -> std::optional<std::string> {
       if (auto v = req.headers.get(lower)) return std::string(*v);
       return std::nullopt;
     };
-    std::vector<header_param> annotated;
-    if (name == "tools/call" && params.contains("name") && params["name"].is_string())
-      annotated = srv_.tool_header_params(params["name"].get_ref<const std::string&>());
-    if (auto why = check_standard_headers(lookup, message, annotated))
-      return refuse(400, *id, error_code::header_mismatch, "Header mismatch: " + *why);
-    if (refusal) return refuse(status_for(refusal->code()), *id, refusal->code(), refusal->what(), refusal->data());
+    if (auto refusal = core->check_stateless(in, headers)) {
+      const int status = refusal->code() == error_code::invalid_params ? 400 : status_for(refusal->code());
+      return refuse(status, in.id(), refusal->code(), refusal->what(), refusal->data());
+    }
 
-    auto core = std::make_shared<session>(std::make_shared<discard_outbound>(), run_);
-    ex->on_disconnect([weak = std::weak_ptr<session>(core)] {
+    ex->on_disconnect([weak = std::weak_ptr<mcp::connection>(core)] {
       if (auto c = weak.lock()) c->close();
     });
     post_reply::setup setup;
     setup.ex = ex;
     setup.core = core;
-    setup.header_version = body_version;
+    setup.header_version = std::string(req.headers.get("MCP-Protocol-Version").value_or(""));  // equal to the body's
     setup.replay_events = config_.replay_events;
     setup.on_json = [](const json* error, response& head) {
       if (error && error->is_object()) head.status = status_for(error->value("code", 0));
     };
-    srv_.handle(core, std::move(message), std::make_shared<post_reply>(std::move(setup)));
+    core->receive(std::move(in), std::make_shared<post_reply>(std::move(setup)));
   }
 
   // ---- GET: the session's stream, or a resumed one ----
@@ -668,7 +606,7 @@ class endpoint {
         after = last->second;
       }
     }
-    const std::string negotiated = owner->core()->client().protocol_version;
+    const std::string negotiated = owner->core()->protocol_version();
     const bool prime = !after && supports_priming(negotiated.empty() ? version.value_or(std::string(assumed_version)) : negotiated);
     response head;
     head.status = 200;

@@ -3,11 +3,11 @@
 // No sockets here: a stream writes to an `exchange`, which the connection layer implements.
 #pragma once
 
-#include <mcp/transport/detail/http_message.hpp>
+#include <mcp/core/connection.hpp>
 #include <mcp/json/detail/writer.hpp>
-#include <mcp/transport/detail/sse.hpp>
 #include <mcp/json/json.hpp>
-#include <mcp/core/session.hpp>
+#include <mcp/transport/detail/http_message.hpp>
+#include <mcp/transport/detail/sse.hpp>
 #include <mcp/transport/transport.hpp>
 
 #include <chrono>
@@ -64,12 +64,13 @@ class event_stream : public std::enable_shared_from_this<event_stream> {
 
   // One message as the next event, written at once when a client is attached. `last` is the
   // response that completes a request's stream.
-  void emit(const json& message, bool last = false) {
+  void emit(const json& message, bool last = false) { emit_text(to_json_text(message), last); }
+  // The same for a message already written as JSON text.
+  void emit_text(std::string_view message, bool last = false) {
     std::lock_guard lock(mutex_);
     if (complete_) return;
     const std::uint64_t seq = next_seq_++;
-    std::string event = sse_event(make_event_id(id_, seq), to_json_text(message),
-                                  std::string_view("message"));
+    std::string event = sse_event(make_event_id(id_, seq), message, std::string_view("message"));
     if (client_) {
       client_->write(event);
       written_ = seq;
@@ -184,15 +185,15 @@ class http_session {
   using clock = std::chrono::steady_clock;
 
   // A session's stream ids are "g" (its GET stream) and "r1", "r2", ... (its requests' streams).
-  http_session(std::string id, std::size_t replay_events, executor run)
+  http_session(server& srv, std::string id, std::size_t replay_events, executor run)
       : id_(std::move(id)),
         replay_events_(replay_events),
         standalone_(std::make_shared<event_stream>("g", replay_events)),
-        core_(std::make_shared<session>(std::make_shared<stream_outbound>(standalone_), std::move(run))),
+        core_(std::make_shared<mcp::connection>(srv, std::make_shared<stream_outbound>(standalone_), std::move(run))),
         last_used_(clock::now()) {}
 
   const std::string& id() const noexcept { return id_; }
-  const std::shared_ptr<session>& core() const noexcept { return core_; }
+  const std::shared_ptr<mcp::connection>& core() const noexcept { return core_; }
   const std::shared_ptr<event_stream>& standalone() const noexcept { return standalone_; }
 
   // A new stream for one request's reply, kept for resumption until its response is delivered.
@@ -260,7 +261,7 @@ class http_session {
   const std::string id_;
   const std::size_t replay_events_;
   std::shared_ptr<event_stream> standalone_;
-  std::shared_ptr<session> core_;
+  std::shared_ptr<mcp::connection> core_;
   std::mutex mutex_;
   std::map<std::uint64_t, std::shared_ptr<event_stream>> streams_;  // by number: oldest first
   std::uint64_t stream_count_ = 0;
@@ -288,8 +289,9 @@ inline std::string random_session_id() {
 // rather than evicting one a client may still be using.
 class session_table {
  public:
-  session_table(std::size_t max_sessions, std::chrono::seconds idle_timeout, std::size_t replay_events, executor run)
-      : max_(max_sessions), idle_timeout_(idle_timeout), replay_events_(replay_events), run_(std::move(run)) {}
+  session_table(server& srv, std::size_t max_sessions, std::chrono::seconds idle_timeout, std::size_t replay_events,
+                executor run)
+      : srv_(srv), max_(max_sessions), idle_timeout_(idle_timeout), replay_events_(replay_events), run_(std::move(run)) {}
 
   // Null when the table is full even after expiring idle sessions.
   std::shared_ptr<http_session> create() {
@@ -299,7 +301,7 @@ class session_table {
     std::string id;
     do id = random_session_id();
     while (sessions_.count(id));
-    auto s = std::make_shared<http_session>(id, replay_events_, run_);
+    auto s = std::make_shared<http_session>(srv_, id, replay_events_, run_);
     sessions_.emplace(id, s);
     return s;
   }
@@ -360,6 +362,7 @@ class session_table {
   }
 
  private:
+  server& srv_;
   const std::size_t max_;
   const std::chrono::seconds idle_timeout_;
   const std::size_t replay_events_;

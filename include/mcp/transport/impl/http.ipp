@@ -68,12 +68,12 @@ class listener_impl {
         acceptor_(control_),
         sweep_timer_(control_),
         retry_timer_(control_),
-        sessions_(opts_.max_sessions, opts_.session_idle_timeout, opts_.replay_events,
+        sessions_(srv_, opts_.max_sessions, opts_.session_idle_timeout, opts_.replay_events,
                   [this](std::function<void()> job) { runners_.post(std::move(job)); }),
         endpoint_(srv_, make_endpoint_config(opts_), sessions_, stats_,
                   [this](std::function<void()> job) { runners_.post(std::move(job)); }),
         runners_(io_, opts_.io_threads, opts_.workers, opts_.inline_budget,
-                 [this](const std::string& text) { srv_.log_diagnostic(text); }) {
+                 [this](const std::string& text) { log_diagnostic(srv_.options(), text); }) {
     settings_.limits = opts_.limits;
     settings_.read_timeout = opts_.read_timeout;
     settings_.idle_timeout = opts_.idle_timeout;
@@ -83,7 +83,7 @@ class listener_impl {
       std::lock_guard lock(connections_mutex_);
       if (connections_.erase(c)) --stats_.connections_open;
     };
-    hooks_.log = [this](std::string_view text) { srv_.log_diagnostic(text); };
+    hooks_.log = [this](std::string_view text) { log_diagnostic(srv_.options(), text); };
     bind();
     asio::post(control_, [this] {
       accept();
@@ -133,7 +133,7 @@ class listener_impl {
         if (stopping_ || !acceptor_.is_open()) return;
         if (ec) {
           // Out of descriptors and the like: say so, breathe, try again.
-          srv_.log_diagnostic("http: accept failed: " + ec.message());
+          log_diagnostic(srv_.options(), "http: accept failed: " + ec.message());
           retry_timer_.expires_after(std::chrono::milliseconds(100));
           retry_timer_.async_wait([this](asio::error_code e) {
             if (!e) accept();
@@ -149,7 +149,7 @@ class listener_impl {
         ++stats_.connections_open;
         c->start();
       } catch (const std::exception& e) {
-        srv_.log_diagnostic(std::string("http: accept handler failed: ") + e.what());
+        log_diagnostic(srv_.options(), std::string("http: accept handler failed: ") + e.what());
       }
       accept();
     });
@@ -161,7 +161,7 @@ class listener_impl {
     try {
       sessions_.expire_idle();
     } catch (const std::exception& e) {
-      srv_.log_diagnostic(std::string("http: session sweep failed: ") + e.what());
+      log_diagnostic(srv_.options(), std::string("http: session sweep failed: ") + e.what());
     }
     const auto tick = std::clamp<std::chrono::milliseconds>(
         std::chrono::duration_cast<std::chrono::milliseconds>(opts_.session_idle_timeout) / 4,
@@ -238,7 +238,7 @@ inline int serve(mcp::server& srv, options opts) {
       if (!ec) l.stop();
     });
     std::thread signal_thread([&signal_io] { signal_io.run(); });
-    srv.log_diagnostic("serving MCP over HTTP at http://" + host + ":" + std::to_string(l.port()) + path);
+    detail::log_diagnostic(srv.options(), "serving MCP over HTTP at http://" + host + ":" + std::to_string(l.port()) + path);
     l.run();
     asio::error_code ignored;
     signals.cancel(ignored);
@@ -246,7 +246,7 @@ inline int serve(mcp::server& srv, options opts) {
     signal_thread.join();
     return 0;
   } catch (const std::exception& e) {
-    srv.log_diagnostic(e.what());
+    detail::log_diagnostic(srv.options(), e.what());
     return 1;
   }
 }

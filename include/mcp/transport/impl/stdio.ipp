@@ -3,11 +3,11 @@
 // thread. Included by <mcp/transport/stdio.hpp> after stdio_options, which it uses.
 #pragma once
 
+#include <mcp/core/connection.hpp>
+#include <mcp/core/server.hpp>
 #include <mcp/json/detail/writer.hpp>
 #include <mcp/transport/detail/thread_pool.hpp>
 #include <mcp/transport/detail/watchdog.hpp>
-#include <mcp/core/server.hpp>
-#include <mcp/core/session.hpp>
 
 #include <cerrno>
 #include <chrono>
@@ -57,6 +57,7 @@ class fd_writer final : public outbound {
     line.push_back('\n');
     send_line(line);
   }
+  bool takes_text() const override { return true; }
   void send_result_text(const json& id, std::string_view result) override {
     std::string& line = line_buffer();
     write_response_text(id, result, line);
@@ -153,10 +154,9 @@ class fd_writer final : public outbound {
 class stdio_reader {
  public:
   stdio_reader(server& srv, int in_fd, const stdio_options& options, std::shared_ptr<fd_writer> out)
-      : srv_(srv), in_fd_(in_fd), options_(options), out_(std::move(out)), pool_(options.workers),
-        chunk_(new char[chunk_size]), watchdog_(1, budget_of(options)), busy_(watchdog_[0]) {
-    session_ = std::make_shared<session>(out_, [this](std::function<void()> job) { execute(std::move(job)); });
-  }
+      : in_fd_(in_fd), options_(options), out_(std::move(out)), pool_(options.workers),
+        connection_(srv, out_, [this](std::function<void()> job) { execute(std::move(job)); }),
+        chunk_(new char[chunk_size]), watchdog_(1, budget_of(options)), busy_(watchdog_[0]) {}
   stdio_reader(const stdio_reader&) = delete;
   stdio_reader& operator=(const stdio_reader&) = delete;
 
@@ -319,11 +319,11 @@ class stdio_reader {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.find_first_not_of(" \t") == std::string_view::npos) return true;
     if (me != holder::serving) {
-      srv_.handle_text(session_, line);
+      connection_.receive(line);
       return true;
     }
     inline_allowed_ = options_.inline_budget.count() > 0;  // the serving thread's own flag
-    srv_.handle_text(session_, line);
+    connection_.receive(line);
     inline_allowed_ = false;
     if (lost_) return false;
     if (++held_lines_ < lines_per_write) return true;
@@ -344,11 +344,7 @@ class stdio_reader {
   // Listen streams end at once (nothing more can be asked for them); other in-flight requests get
   // the grace period, then whatever is left is cancelled.
   void end_of_input() {
-    srv_.end_listeners(session_.get());
-    const auto deadline = std::chrono::steady_clock::now() + options_.shutdown_grace;
-    while (session_->requests_in_flight() > 0 && std::chrono::steady_clock::now() < deadline)
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    session_->close();
+    connection_.finish(options_.shutdown_grace);
     {
       std::lock_guard lock(mutex_);
       done_ = true;
@@ -374,12 +370,11 @@ class stdio_reader {
     if (read_loop(holder::watchdog)) end_of_input();
   }
 
-  server& srv_;
   int in_fd_;
   const stdio_options& options_;
   std::shared_ptr<fd_writer> out_;
   thread_pool pool_;
-  std::shared_ptr<session> session_;
+  connection connection_;
 
   // Owned by whichever thread holds the right to read.
   std::unique_ptr<char[]> chunk_, retired_chunk_;

@@ -199,22 +199,17 @@ inline std::optional<std::string> check_required(const header_lookup& header, co
 
 }  // namespace headers_impl
 
-// nullopt when the standard headers agree with the JSON-RPC message, else the reason for a -32020
-// error. `header` gets a lower-case name and returns the raw value. A message without a string
-// "method" is left to body validation. A required Mcp-Name whose body field is missing is not
-// checked here either: the params check rejects that request anyway.
+// nullopt when the standard headers agree with a request's method and params, else the reason for
+// a -32020 error. `header` gets a lower-case name and returns the raw value. A required Mcp-Name
+// whose body field is missing is not checked here: the params check rejects that request anyway.
 inline std::optional<std::string> check_standard_headers(
-    const std::function<std::optional<std::string>(std::string_view)>& header, const json& message,
-    const std::vector<header_param>& params) {
-  if (!message.is_object()) return std::nullopt;
-  const auto method_it = message.find("method");
-  if (method_it == message.end() || !method_it->is_string()) return std::nullopt;
-  const std::string& method = method_it->get_ref<const std::string&>();
-  if (auto problem = headers_impl::check_required(header, "Mcp-Method", "method", *method_it)) return problem;
+    const std::function<std::optional<std::string>(std::string_view)>& header, std::string_view method,
+    const json& params, const std::vector<header_param>& tool_params) {
+  const json method_value = std::string(method);
+  if (auto problem = headers_impl::check_required(header, "Mcp-Method", "method", method_value)) return problem;
 
-  const auto params_it = message.find("params");
   const json empty = json::object();
-  const json& body = (params_it != message.end() && params_it->is_object()) ? *params_it : empty;
+  const json& body = params.is_object() ? params : empty;
 
   const char* name_field = nullptr;
   if (method == "tools/call" || method == "prompts/get") name_field = "name";
@@ -228,7 +223,7 @@ inline std::optional<std::string> check_standard_headers(
 
   if (method != "tools/call") return std::nullopt;
   const auto args_it = body.find("arguments");
-  for (const auto& p : params) {
+  for (const auto& p : tool_params) {
     const std::string display_name = "Mcp-Param-" + p.header;
     const json* value = args_it != body.end() ? headers_impl::find_path(*args_it, p.path) : nullptr;
     std::string where = "arguments";
@@ -243,6 +238,19 @@ inline std::optional<std::string> check_standard_headers(
       return display_name + " header is present but the body has no " + where;
   }
   return std::nullopt;
+}
+
+// The same for a whole message. One without a string "method" is left to body validation.
+inline std::optional<std::string> check_standard_headers(
+    const std::function<std::optional<std::string>(std::string_view)>& header, const json& message,
+    const std::vector<header_param>& tool_params) {
+  if (!message.is_object()) return std::nullopt;
+  const auto method = message.find("method");
+  if (method == message.end() || !method->is_string()) return std::nullopt;
+  const auto params = message.find("params");
+  const json none;  // not an object: no name, no arguments
+  return check_standard_headers(header, method->get_ref<const std::string&>(), params != message.end() ? *params : none,
+                                tool_params);
 }
 
 }  // namespace detail

@@ -1,16 +1,16 @@
-// The state a 2025-era connection carries between messages: the negotiated protocol version, what
-// the client declared, its log level, the requests in flight each way. The core reads client state
-// through client_state so that a stateless request (no session) can supply the same facts.
+// The state one connection carries between messages: its phase, the client it serves, its log
+// level, the requests in flight each way, its resource subscriptions. Internal to the core: a
+// transport holds it through mcp::connection (core/connection.hpp), and handlers see it through
+// mcp::context. Every member is safe to call from any thread.
 #pragma once
 
+#include <mcp/core/client_state.hpp>
+#include <mcp/core/log_level.hpp>
 #include <mcp/json/detail/writer.hpp>
 #include <mcp/json/json.hpp>
-#include <mcp/core/jsonrpc.hpp>
-#include <mcp/core/log_level.hpp>
 #include <mcp/transport/transport.hpp>
 
 #include <atomic>
-#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <map>
@@ -22,18 +22,7 @@
 
 namespace mcp {
 inline namespace v0 {
-
-// What the server knows of the client behind a request. A 2025-era session fills it once, at
-// initialize; a 2026-07-28 request carries it in its own params._meta.
-struct client_state {
-  std::string protocol_version;       // negotiated; empty before initialize
-  json capabilities = json::object(); // ClientCapabilities as sent
-  json info = json::object();         // clientInfo as sent
-  log_level min_log_level = log_level::info;
-  bool stateless = false;             // a 2026-07-28-era request: nothing outlives it
-  bool logging = true;                // 2026-07-28: false unless the request's _meta named a log level
-  bool sessionless = false;           // 2025-era over HTTP without sessions: capabilities unknown, nothing can be asked
-};
+namespace detail {
 
 // One request from the client while it runs: its cancellation flag and its progress bookkeeping.
 struct request_state {
@@ -41,7 +30,7 @@ struct request_state {
   std::optional<json> progress_token;
   std::atomic<bool> cancelled{false};
   std::atomic<bool> finished{false};  // the reply went out (or was dropped): nothing more may follow it
-  std::mutex progress_mutex;
+  std::mutex progress_mutex;           // orders this request's progress notifications before its reply
   std::optional<double> last_progress;
 };
 
@@ -133,18 +122,19 @@ class session : public std::enable_shared_from_this<session> {
     std::lock_guard lock(mutex_);
     pending_.erase(key(id));
   }
-  // A response from the client. Returns false when it answers nothing we asked.
-  bool deliver_response(const json& message) {
+  // A response from the client: `answer` holds its "result" or its "error". Returns false when it
+  // answers nothing we asked.
+  bool deliver_response(const json& id, json answer) {
     std::shared_ptr<pending_response> pending;
     {
       std::lock_guard lock(mutex_);
-      auto it = pending_.find(key(message.at("id")));
+      auto it = pending_.find(key(id));
       if (it == pending_.end()) return false;
       pending = it->second;
       pending_.erase(it);
     }
     std::lock_guard lock(pending->mutex);
-    pending->message = message;
+    pending->message = std::move(answer);
     pending->arrived.notify_all();
     return true;
   }
@@ -192,5 +182,6 @@ class session : public std::enable_shared_from_this<session> {
   std::uint64_t next_request_id_ = 0;
 };
 
+}  // namespace detail
 }  // namespace v0
 }  // namespace mcp

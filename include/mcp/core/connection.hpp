@@ -1,0 +1,106 @@
+// mcp::connection: one client's connection to a server, and the one way into the core for every
+// transport. A transport makes one per client connection (stdio: one; HTTP: one per session, or
+// one per request without sessions), hands it each message it receives as text (receive), and
+// sends what the core gives its outbound. It never needs to know what a message means.
+//
+//   auto out = std::make_shared<my_outbound>(socket);       // writes each message whole
+//   mcp::connection conn(srv, out, my_executor);            // one per client
+//   while (auto line = read_line(socket)) conn.receive(*line);
+//   conn.finish(std::chrono::seconds(10));                  // end of input
+#pragma once
+
+#include <mcp/core/client_state.hpp>
+#include <mcp/core/detail/session.hpp>
+#include <mcp/core/jsonrpc.hpp>
+#include <mcp/core/message.hpp>
+#include <mcp/core/server.hpp>
+#include <mcp/transport/transport.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+
+namespace mcp {
+inline namespace v0 {
+
+// Threads: receive() may be called from any thread, several at once (the replies of concurrent
+// requests may then leave in any order); so may every other member. Requests whose handlers may be
+// slow (tools, resources, prompts) run on the executor given here, the rest on the calling thread
+// before receive() returns. The server must outlive the connection; work still in flight when the
+// connection is destroyed is cancelled and keeps what it needs alive.
+class connection {
+ public:
+  // `out` carries what the server sends on its own (notifications, requests to the client) and, by
+  // default, the replies; `run` runs handlers that may be slow.
+  connection(server& srv, std::shared_ptr<outbound> out, executor run = inline_executor())
+      : srv_(srv), session_(std::make_shared<detail::session>(std::move(out), std::move(run))) {}
+  ~connection() { close(); }
+  connection(const connection&) = delete;
+  connection& operator=(const connection&) = delete;
+
+  // The one entry point: one JSON-RPC message as text (one line of stdio, one HTTP body). Replies,
+  // and notifications about the request, go to `replies` (null: the connection's outbound). Text
+  // that is not one message gets its error reply there too; nothing throws for any input.
+  void receive(std::string_view text, const std::shared_ptr<outbound>& replies = nullptr) {
+    message m = message::read(text, srv_.options().max_json_depth);
+    srv_.receive(session_, m, replies ? replies : session_->out_ptr());
+  }
+  // The same for a message the transport has read itself with message::read (to look at it first).
+  void receive(message m, const std::shared_ptr<outbound>& replies = nullptr) {
+    srv_.receive(session_, m, replies ? replies : session_->out_ptr());
+  }
+
+  // For transports that answer a 2026-07-28 request's failures with their own status before they
+  // run it (HTTP answers 400 or 404): the checks receive() makes of such a request, in the order
+  // the spec gives, with the transport's headers checked against the body in between (SEP-2243:
+  // MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-*). nullopt when it passes all of them:
+  // the _meta envelope (-32602), the headers (-32020), the protocol version (-32022), the method
+  // (-32601).
+  std::optional<protocol_error> check_stateless(const message& m, const header_lookup& headers) const {
+    return srv_.check_stateless(m, &headers);
+  }
+
+  // A 2025-era client served without sessions (HTTP stateless mode): requests run as if initialized
+  // with `protocol_version`, the client's capabilities unknown, so nothing can be asked of it.
+  void serve_sessionless(std::string protocol_version) {
+    client_state client;
+    client.protocol_version = std::move(protocol_version);
+    client.sessionless = true;
+    session_->set_initialized(std::move(client));
+  }
+
+  // The negotiated protocol version; empty before initialize.
+  std::string protocol_version() const { return session_->client_ptr()->protocol_version; }
+  // Requests of this connection whose handlers have not finished (listen streams included).
+  std::size_t requests_in_flight() const { return session_->requests_in_flight(); }
+
+  // End of input: the client will send nothing more. Its 2026-07-28 listen streams end at once
+  // with their final result (nothing can be asked of them any more); other requests in flight get
+  // up to `grace` to finish; then close(). Blocks meanwhile.
+  void finish(std::chrono::milliseconds grace) {
+    srv_.end_listeners(session_.get(), true);
+    const auto deadline = std::chrono::steady_clock::now() + grace;
+    while (session_->requests_in_flight() > 0 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    close();
+  }
+  // Ends the connection now: requests in flight see a cancellation, its listen streams end, and
+  // nothing more is sent for it. Later messages are ignored.
+  void close() {
+    session_->close();
+    srv_.end_listeners(session_.get(), false);
+  }
+  bool closed() const { return session_->closed(); }
+
+ private:
+  server& srv_;
+  std::shared_ptr<detail::session> session_;
+};
+
+}  // namespace v0
+}  // namespace mcp

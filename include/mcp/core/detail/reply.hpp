@@ -1,0 +1,159 @@
+// Where a request's answer is built on its way to the outbound. Every request's handler answers
+// into a `reply`: a result tree, or, where the outbound writes text (outbound::takes_text) and the
+// client is of the 2025 era, the result written as JSON text. A tools/call result is built
+// through a `result_sink` over that reply: one result builder (tools/detail/call_result.hpp), two
+// sinks. Both sinks give the bytes of one CallToolResult; tests/unit/test_tools.cpp compares them
+// for every kind of answer a tool can give.
+#pragma once
+
+#include <mcp/core/content.hpp>
+#include <mcp/core/detail/legacy_projection.hpp>
+#include <mcp/json/detail/writer.hpp>
+#include <mcp/json/json.hpp>
+
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace mcp {
+inline namespace v0 {
+namespace detail {
+
+// One request's answer. Lives on the stack of the thread that runs the handler.
+class reply {
+ public:
+  explicit reply(bool text_allowed) : text_allowed_(text_allowed) {}
+  reply(const reply&) = delete;
+  reply& operator=(const reply&) = delete;
+
+  // Whether the answer may be written as text (text()); otherwise it is tree().
+  bool text_allowed() const { return text_allowed_; }
+  json& tree() { return tree_; }
+  std::string& text() {
+    as_text_ = true;
+    return text_.value;
+  }
+  bool is_text() const { return as_text_; }
+  // Forgets a partial answer (the handler threw after starting one).
+  void clear() {
+    tree_ = nullptr;
+    text_.value.clear();
+    as_text_ = false;
+  }
+
+ private:
+  bool text_allowed_;
+  bool as_text_ = false;
+  json tree_;
+  reused_string text_;  // the thread's buffer: a result written as text costs no allocation
+};
+
+// A CallToolResult in the making, as a tree or as the JSON text a 2025-era client receives.
+// Whatever goes in, the text sink writes the bytes that write_json gives for the tree sink's
+// result (for the same client era): each member below says how it keeps to that.
+class result_sink {
+ public:
+  // Into a tree. `legacy`: for a 2025-era client, whose structuredContent must be an object
+  // (project_call_result); a 2026-07-28 one gets any value.
+  result_sink(json& tree, const json& output_schema, bool legacy)
+      : tree_(&tree), output_schema_(output_schema), legacy_(legacy) {}
+  // Appended to `text`, always for a 2025-era client.
+  result_sink(std::string& text, const json& output_schema)
+      : text_(&text), start_(text.size()), output_schema_(output_schema), legacy_(true) {}
+
+  bool writes_text() const { return text_ != nullptr; }
+  bool is_error() const { return is_error_; }
+
+  // A result of one text block.
+  void text(std::string text, bool is_error = false) {
+    is_error_ = is_error;
+    if (!text_) {
+      tool_result r;
+      r.content.push_back(text_block(std::move(text)));
+      r.is_error = is_error;
+      *tree_ = std::move(r).to_json();
+      return;
+    }
+    open_text_block(text);
+    *text_ += is_error ? "}],\"isError\":true}" : "}]}";
+  }
+
+  // Any result as a tree, as a handler built it (a tool_result, a runtime-schema tool's answer).
+  void tree(json result) {
+    auto flag = result.find("isError");
+    is_error_ = flag != result.end() && flag->is_boolean() && flag->get<bool>();
+    add_text_for_structured(result);
+    if (legacy_) project_call_result(result, output_schema_);
+    if (text_)
+      write_json(result, *text_);
+    else
+      *tree_ = std::move(result);
+  }
+
+  // A result of one text block and structured content (any JSON value).
+  void structured(std::string text, json value) {
+    is_error_ = false;
+    if (!text_) {
+      tool_result r;
+      r.content.push_back(text_block(std::move(text)));
+      r.structured_content = std::move(value);
+      json result = std::move(r).to_json();
+      if (legacy_) project_call_result(result, output_schema_);  // add_text_for_structured: it has its text
+      *tree_ = std::move(result);
+      return;
+    }
+    open_text_block(text);
+    *text_ += "}],\"structuredContent\":";
+    if (wrapped(value)) {
+      *text_ += "{\"result\":";
+      write_json(value, *text_);
+      *text_ += '}';
+    } else {
+      write_json(value, *text_);
+    }
+    *text_ += '}';
+  }
+
+  // The text sink's own road: the text block and an object's structured content, already written
+  // as JSON text (a reflected struct, written straight from the value; its output schema is an
+  // object schema, so nothing is wrapped).
+  void structured_text(std::string_view text, std::string_view object_json) {
+    is_error_ = false;
+    open_text_block(text);
+    *text_ += "}],\"structuredContent\":";
+    *text_ += object_json;
+    *text_ += '}';
+  }
+
+  // Forgets what was written (the pipeline failed after starting a result).
+  void reset() {
+    is_error_ = false;
+    if (text_)
+      text_->resize(start_);
+    else
+      *tree_ = nullptr;
+  }
+
+ private:
+  // {"content":[{"text":...,"type":"text"  (members in the order a json object keeps them)
+  void open_text_block(std::string_view text) {
+    *text_ += "{\"content\":[{\"text\":";
+    write_json_string(text, *text_);
+    *text_ += ",\"type\":\"text\"";
+  }
+  // What project_call_result wraps as {"result": value}.
+  bool wrapped(const json& value) const {
+    return legacy_ && (!value.is_object() || (!output_schema_.is_null() && !is_object_schema(output_schema_)));
+  }
+
+  json* tree_ = nullptr;
+  std::string* text_ = nullptr;
+  std::size_t start_ = 0;
+  const json& output_schema_;
+  bool legacy_;
+  bool is_error_ = false;
+};
+
+}  // namespace detail
+}  // namespace v0
+}  // namespace mcp

@@ -1,0 +1,148 @@
+// One JSON-RPC message from a client, as the core reads it. Every message any transport receives
+// is read here, once: the envelope's members (jsonrpc, id, method, params, result, error) are read
+// straight from the text, in any order, without a tree for the envelope itself; params, result
+// and error become trees. connection::receive(text) reads with it; a transport that must look at a
+// message before it hands it on (HTTP decides statuses and sessions from it) calls read() itself
+// and passes the message to connection::receive.
+#pragma once
+
+#include <mcp/core/detail/stateless_rules.hpp>
+#include <mcp/core/jsonrpc.hpp>
+#include <mcp/json/detail/reader.hpp>
+#include <mcp/json/json.hpp>
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace mcp {
+inline namespace v0 {
+
+class server;
+
+// The HTTP headers that came with a message, for the checks of SEP-2243 (connection::check_stateless):
+// the value of the header named `lower_name` (in lower case), or nullopt when there is none.
+using header_lookup = std::function<std::optional<std::string>(std::string_view lower_name)>;
+
+// A value: copy it, move it, read it from any thread.
+class message {
+ public:
+  // Reads one message. The text must be exactly one JSON object (a leading byte-order mark is
+  // skipped) nested at most `max_depth` levels (server_options::max_json_depth); anything else is
+  // not readable and refusal() is the error reply. Never throws for any input.
+  static message read(std::string_view text, std::size_t max_depth = detail::default_max_json_depth);
+
+  // False when the text is not JSON (-32700), is nested deeper than the limit, is a batch array or
+  // is not an object (-32600); refusal() is then the error reply to send, else null. The other
+  // rules of a message (jsonrpc "2.0", the id's type, params an object...) are checked when it is
+  // received, and answered on the request's own channel.
+  bool readable() const { return refusal_.is_null(); }
+  const json& refusal() const { return refusal_; }
+
+  bool is_request() const { return readable() && has_method_ && has_id_; }       // "method" and "id"
+  bool is_notification() const { return readable() && has_method_ && !has_id_; }  // "method", no "id"
+  bool is_response() const { return readable() && !has_method_; }                // no "method"
+  // The method when it is a string, else empty.
+  std::string_view method() const { return method_is_string_ ? std::string_view(method_) : std::string_view(); }
+  // As sent (any JSON value); null when absent.
+  const json& id() const { return id_; }
+  const json& params() const { return params_; }
+  // Whether params._meta carries a protocol version: the claim of a 2026-07-28 request.
+  bool claims_stateless() const { return detail::claims_stateless(params_); }
+
+ private:
+  friend class server;
+  static json too_deep_error(std::size_t max_depth);
+  bool read_envelope(detail::json_reader& in);
+
+  json refusal_;
+  bool jsonrpc_ok_ = false;  // "jsonrpc": "2.0"
+  bool has_id_ = false, has_method_ = false, method_is_string_ = false;
+  bool has_params_ = false, has_result_ = false, has_error_ = false;
+  json id_, params_, result_, error_;
+  std::string method_;
+};
+
+inline json message::too_deep_error(std::size_t max_depth) {
+  return jsonrpc::error(nullptr, error_code::invalid_request,
+                        "Invalid request: JSON nested deeper than " + std::to_string(max_depth) + " levels");
+}
+
+inline message message::read(std::string_view text, std::size_t max_depth) {
+  message m;
+  detail::json_reader in(text, max_depth);
+  in.skip_bom();
+  bool ok = false;
+  if (max_depth > 0 && in.peek('{')) {
+    ok = m.read_envelope(in);
+  } else {  // not an object: read it whole to say what it is
+    json whole;
+    switch (detail::read_json(text, whole, max_depth)) {
+      case detail::read_result::ok:
+        m.refusal_ = jsonrpc::error(nullptr, error_code::invalid_request,
+                                    whole.is_array() ? "Invalid request: batch arrays are not supported; send one message at a time"
+                                                     : "Invalid request: a message must be a JSON object");
+        return m;
+      case detail::read_result::too_deep: m.refusal_ = too_deep_error(max_depth); return m;
+      case detail::read_result::invalid: break;
+    }
+  }
+  if (!ok)
+    m.refusal_ = in.too_deep() ? too_deep_error(max_depth)
+                               : jsonrpc::error(nullptr, error_code::parse_error, "Parse error: the message is not valid JSON");
+  return m;
+}
+
+// Members may come in any order; a repeated one keeps its last value and unknown ones are read
+// (they must be valid JSON within the depth limit) and dropped, as a whole read would.
+inline bool message::read_envelope(detail::json_reader& in) {
+  using namespace std::string_view_literals;
+  constexpr std::size_t open = 1;  // the envelope's own level
+  std::string key_scratch, value_scratch;
+  std::string_view key, word;
+  if (!in.consume('{')) return false;
+  if (!in.consume('}')) {
+    do {
+      if (!in.read_string_view(key, key_scratch) || !in.consume(':')) return false;
+      if (key == "id"sv) {
+        if (!in.read_value(id_, open)) return false;
+        has_id_ = true;
+      } else if (key == "method"sv || key == "jsonrpc"sv) {
+        const bool is_method = key == "method"sv;  // `key` may point into key_scratch, reused below
+        bool is_string = in.peek('"');
+        if (is_string) {
+          if (!in.read_string_view(word, value_scratch)) return false;
+        } else {
+          json other;
+          if (!in.read_value(other, open)) return false;
+        }
+        if (is_method) {
+          has_method_ = true;
+          method_is_string_ = is_string;
+          if (is_string) method_.assign(word);
+        } else {
+          jsonrpc_ok_ = is_string && word == "2.0"sv;
+        }
+      } else if (key == "params"sv) {
+        if (!in.read_value(params_, open)) return false;
+        has_params_ = true;
+      } else if (key == "result"sv) {
+        if (!in.read_value(result_, open)) return false;
+        has_result_ = true;
+      } else if (key == "error"sv) {
+        if (!in.read_value(error_, open)) return false;
+        has_error_ = true;
+      } else {
+        json ignored;
+        if (!in.read_value(ignored, open)) return false;
+      }
+    } while (in.consume(','));
+    if (!in.consume('}')) return false;
+  }
+  return in.at_end();
+}
+
+}  // namespace v0
+}  // namespace mcp

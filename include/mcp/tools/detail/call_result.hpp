@@ -1,0 +1,270 @@
+// The result builder: a tool handler's answer becomes one CallToolResult, built into a result
+// sink (core/detail/reply.hpp), a json tree or the JSON text a 2025-era client receives. There is
+// one builder; where the sink writes text, a reflected struct's structuredContent is written
+// straight from the value (schema/detail/reflect_writer.hpp) instead of through a tree.
+// tests/unit/test_tools.cpp sends every kind of answer through both sinks and compares the bytes.
+#pragma once
+
+#include <mcp/core/content.hpp>
+#include <mcp/core/detail/handler_traits.hpp>
+#include <mcp/core/detail/reply.hpp>
+#include <mcp/core/metrics.hpp>
+#include <mcp/core/server.hpp>
+#include <mcp/schema/detail/reflect_writer.hpp>
+#include <mcp/schema/reflect.hpp>
+#include <mcp/schema/validation.hpp>
+#include <mcp/tools/render.hpp>
+#include <mcp/tools/result.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace mcp {
+inline namespace v0 {
+
+// Customisation point: specialise with `static std::string render(const T&)` to choose the text
+// block of every tool that returns T. A tool's own tool_options::render comes first; see
+// tool_options for the whole order.
+template <class T>
+struct text_renderer {};
+
+namespace detail {
+
+template <class T, class = void>
+struct has_text_renderer : std::false_type {};
+template <class T>
+struct has_text_renderer<T, std::void_t<decltype(text_renderer<T>::render(std::declval<const T&>()))>> : std::true_type {};
+
+// What every tool's pipeline knows of its tool: its name, options and the server's defaults.
+struct pipeline_settings {
+  std::string tool_name;
+  coercion coerce = coercion::lossless;
+  bool validate_output = true;
+  text_format format = text_format::json;
+  std::function<std::string(const json&)> render;
+  std::size_t text_budget = 0;
+  std::string truncation_hint;
+  json output_schema = nullptr;  // as declared (any root type)
+  nlohmann::ordered_json display_schema;  // the same as an object schema, fields in declaration order, for Markdown
+  std::shared_ptr<const validator> output_validator;
+  std::shared_ptr<tool_stats> stats;
+  const server* owner = nullptr;
+};
+
+inline void log_for(const pipeline_settings& s, std::string_view text) { log_diagnostic(s.owner->options(), text); }
+
+inline std::string budgeted(std::string text, const pipeline_settings& s) {
+  if (s.text_budget == 0 || text.size() <= s.text_budget) return text;
+  return truncate_text(text, s.text_budget, s.truncation_hint);
+}
+
+// 2025-era clients accept only object structured content: other values travel as
+// {"result": value} there (see detail::legacy_output_schema). 2026-07-28 clients get them as they are.
+inline json wrap_structured(json value) {
+  if (value.is_object()) return value;
+  return json{{"result", std::move(value)}};
+}
+
+// --- non-finite numbers: JSON has none, and the writer would put null, which the output schema
+// refuses, so the client would throw. Such a result is the server's bug, caught before either sink
+// writes anything.
+
+// Whether a value of T can hold a float (T's own type, or one inside it). Recursive types stop
+// the search at a fixed depth and count as yes.
+template <class T, int Depth = 8>
+constexpr bool may_hold_float();
+
+template <class Tuple, int Depth, std::size_t... I>
+constexpr bool any_field_may_hold_float(std::index_sequence<I...>) {
+  return (may_hold_float<typename std::tuple_element_t<I, Tuple>::member_type, Depth>() || ...);
+}
+template <class Variant, int Depth, std::size_t... I>
+constexpr bool any_alternative_may_hold_float(std::index_sequence<I...>) {
+  return (may_hold_float<std::variant_alternative_t<I, Variant>, Depth>() || ...);
+}
+
+template <class T, int Depth>
+constexpr bool may_hold_float() {
+  if constexpr (Depth == 0) {
+    return true;
+  } else if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, json>) {
+    return true;
+  } else if constexpr (is_optional<T>::value || is_array_like_v<T>) {
+    return may_hold_float<typename T::value_type, Depth - 1>();
+  } else if constexpr (is_string_map<T>::value) {
+    return may_hold_float<typename T::mapped_type, Depth - 1>();
+  } else if constexpr (is_variant<T>::value) {
+    return any_alternative_may_hold_float<T, Depth - 1>(std::make_index_sequence<std::variant_size_v<T>>{});
+  } else if constexpr (is_reflected_v<T>) {
+    using fields = std::decay_t<decltype(fields_of<T>())>;
+    return any_field_may_hold_float<fields, Depth - 1>(std::make_index_sequence<std::tuple_size_v<fields>>{});
+  } else {
+    return false;
+  }
+}
+
+inline bool find_non_finite_json(const json& v, std::string& pointer) {
+  if (v.is_number_float()) return !std::isfinite(v.get<double>());
+  if (v.is_array()) {
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const std::size_t at = pointer.size();
+      append_pointer_token(pointer, std::to_string(i));
+      if (find_non_finite_json(v[i], pointer)) return true;
+      pointer.resize(at);
+    }
+  } else if (v.is_object()) {
+    for (const auto& [key, item] : v.items()) {
+      const std::size_t at = pointer.size();
+      append_pointer_token(pointer, key);
+      if (find_non_finite_json(item, pointer)) return true;
+      pointer.resize(at);
+    }
+  }
+  return false;
+}
+
+// Whether `value` holds a NaN or an infinity; `pointer` is then the JSON Pointer of the first one
+// in the value's encoding.
+template <class T>
+bool find_non_finite(const T& value, std::string& pointer) {
+  if constexpr (!may_hold_float<T>()) {
+    return false;
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return !std::isfinite(value);
+  } else if constexpr (std::is_same_v<T, json>) {
+    return find_non_finite_json(value, pointer);
+  } else if constexpr (is_optional<T>::value) {
+    return value && find_non_finite(*value, pointer);
+  } else if constexpr (is_array_like_v<T>) {
+    std::size_t i = 0;
+    for (const auto& item : value) {
+      const std::size_t at = pointer.size();
+      append_pointer_token(pointer, std::to_string(i++));
+      if (find_non_finite(static_cast<const typename T::value_type&>(item), pointer)) return true;
+      pointer.resize(at);
+    }
+    return false;
+  } else if constexpr (is_string_map<T>::value) {
+    for (const auto& [key, item] : value) {
+      const std::size_t at = pointer.size();
+      append_pointer_token(pointer, key);
+      if (find_non_finite(item, pointer)) return true;
+      pointer.resize(at);
+    }
+    return false;
+  } else if constexpr (is_variant<T>::value) {
+    return std::visit([&](const auto& alternative) { return find_non_finite(alternative, pointer); }, value);
+  } else if constexpr (is_reflected_v<T>) {
+    bool found = false;
+    for_each_field(fields_of<T>(), [&](const auto& f, auto) {
+      if (found) return;
+      const std::size_t at = pointer.size();
+      append_pointer_token(pointer, f.name);
+      found = find_non_finite(value.*f.member, pointer);
+      if (!found) pointer.resize(at);
+    });
+    return found;
+  } else {
+    return false;
+  }
+}
+
+// The one place that decides the text block beside a structured result, in the order tool_options
+// documents: the tool's `render`, then text_renderer<Out>, then Markdown, then (nullopt) the
+// compact JSON of the structured content, which each sink writes its own way. `structured()`
+// gives the structured content as the text shows it.
+template <class Out, class Structured>
+std::optional<std::string> chosen_text(const Out& out, Structured&& structured, const pipeline_settings& s) {
+  if (s.render) return s.render(structured());
+  if constexpr (has_text_renderer<Out>::value) return text_renderer<Out>::render(out);
+  if (s.format == text_format::markdown) return render_markdown(structured(), s.display_schema);
+  return std::nullopt;
+}
+
+// A result that breaks its own output schema: the model is told it is the server's fault, the log
+// says how.
+inline void broken_result(const pipeline_settings& s, const std::vector<violation>& problems, result_sink& sink) {
+  log_for(s, "tool '" + s.tool_name + "' returned a result that breaks its own output schema " + violation_list(problems) +
+                 "\nThe client was sent an isError result instead.");
+  sink.text("Tool '" + s.tool_name +
+                "' produced a result that does not match its declared output schema. This is a bug in the server, not "
+                "in your call; the details were logged.",
+            true);
+}
+
+// --- the builder ---------------------------------------------------------------------------
+
+// A structured answer: structuredContent is the JSON of `out`, the text block renders it.
+template <class Out>
+void structured_result(const Out& out, const pipeline_settings& s, result_sink& sink) {
+  if (std::string where; find_non_finite(out, where)) {
+    return broken_result(s, {violation{where, "type", "must be a finite number, got NaN or infinity (JSON has neither)"}},
+                         sink);
+  }
+  const bool checked = s.validate_output && s.output_validator;
+  if constexpr (is_reflected_v<Out>) {
+    if (sink.writes_text() && !checked) {
+      // The text sink's own road: structuredContent written from the value itself, and that same
+      // JSON as the text block unless the tool chose its own text.
+      if (std::optional<std::string> text = chosen_text(out, [&] { return encode(out); }, s)) {
+        std::string structured;
+        write_encoded(out, structured);
+        sink.structured_text(budgeted(std::move(*text), s), structured);
+        return;
+      }
+      // No user code runs while the buffer is in use: one per thread will do.
+      thread_local std::string structured;
+      structured.clear();
+      write_encoded(out, structured);
+      if (s.text_budget == 0 || structured.size() <= s.text_budget)
+        sink.structured_text(structured, structured);
+      else
+        sink.structured_text(truncate_text(structured, s.text_budget, s.truncation_hint), structured);
+      if (structured.capacity() > (std::size_t{1} << 20)) std::string().swap(structured);  // a huge one is let go
+      return;
+    }
+  }
+  json value = encode(out);
+  if (checked) {
+    auto problems = s.output_validator->validate(value);
+    if (!problems.empty()) return broken_result(s, problems, sink);
+  }
+  // The text block shows what a 2025-era client's structuredContent holds, so both agree. (Only a
+  // value that is not an object needs the wrapped copy.)
+  const json wrapped = value.is_object() ? json() : wrap_structured(value);
+  const json& shown = value.is_object() ? value : wrapped;
+  std::optional<std::string> text = chosen_text(out, [&]() -> const json& { return shown; }, s);
+  std::string block = budgeted(text ? std::move(*text) : render_json(shown), s);  // before `value` moves
+  sink.structured(std::move(block), std::move(value));
+}
+
+// Any answer a handler may give.
+template <class R>
+void build_call_result(R&& value, const pipeline_settings& s, result_sink& sink) {
+  using T = std::decay_t<R>;
+  if constexpr (unwrap_result<T>::wrapped) {
+    if (!value.ok()) return sink.text(value.error().what(), true);
+    build_call_result(std::move(value.value()), s, sink);
+  } else if constexpr (std::is_same_v<T, tool_result>) {
+    sink.tree(std::move(value).to_json());
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    sink.text(budgeted(std::move(value), s));
+  } else if constexpr (std::is_same_v<T, tool_error>) {
+    sink.text(value.what(), true);
+  } else {
+    structured_result(value, s, sink);
+  }
+}
+
+}  // namespace detail
+}  // namespace v0
+}  // namespace mcp
