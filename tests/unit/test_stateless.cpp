@@ -627,3 +627,105 @@ TEST_CASE("stateless over HTTP: statuses of the envelope, header and capability 
   CHECK(r.body.find("Mcp-Session-Id") != std::string::npos);
 }
 
+namespace {
+
+// An outbound whose send() blocks while held, as a write to a client that does not read does.
+class held_outbound final : public mcp::outbound {
+ public:
+  void send(const json& message) override {
+    std::unique_lock lock(mutex_);
+    ++entered_;
+    changed_.notify_all();
+    changed_.wait(lock, [&] { return !held_; });
+    sent_.push_back(message);
+  }
+  void hold() {
+    std::lock_guard lock(mutex_);
+    held_ = true;
+  }
+  void release() {
+    {
+      std::lock_guard lock(mutex_);
+      held_ = false;
+    }
+    changed_.notify_all();
+  }
+  // Waits until a send() has begun (and, while held, is blocked).
+  bool wait_entered(int count) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, 5s, [&] { return entered_ >= count; });
+  }
+  std::vector<json> sent() {
+    std::lock_guard lock(mutex_);
+    return sent_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool held_ = false;
+  int entered_ = 0;
+  std::vector<json> sent_;
+};
+
+// Runs `work` on its own thread; true when it finished within five seconds.
+bool gets_through(std::function<void()> work) {
+  auto done = std::async(std::launch::async, std::move(work));
+  return done.wait_for(5s) == std::future_status::ready;
+}
+
+}  // namespace
+
+TEST_CASE("no lock is held while sending: a client that does not read holds up only the thread sending to it",
+          "[stateless][listen]") {
+  auto srv_ptr = make_server();
+  mcp::server& srv = *srv_ptr;
+  json listen = mcp::jsonrpc::request("L1", "subscriptions/listen",
+                                      {{"notifications", {{"toolsListChanged", true}}},
+                                       {"_meta",
+                                        {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                                         {"io.modelcontextprotocol/clientCapabilities", json::object()}}}});
+  // A 2026-07-28 listen stream and a 2025-era session, both to clients that stop reading.
+  auto stuck_stream = std::make_shared<held_outbound>();
+  mcp::connection streaming(srv, stuck_stream);
+  streaming.receive(mcp::detail::to_json_text(listen));
+  REQUIRE(stuck_stream->sent().size() == 1);  // the acknowledgement
+  auto stuck_session = std::make_shared<held_outbound>();
+  mcp::connection legacy(srv, stuck_session);
+  legacy.receive(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}})");
+  legacy.receive(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  REQUIRE(stuck_session->sent().size() == 1);  // the initialize result
+
+  stuck_stream->hold();
+  stuck_session->hold();
+  // Registering a tool notifies everyone: this thread stays in the first send that blocks.
+  auto notifier = std::async(std::launch::async, [&] { srv.tool("later", "x", [] { return std::string("x"); }); });
+  REQUIRE(stuck_session->wait_entered(2));  // 2025-era sessions come first
+
+  // Meanwhile another client connects, initializes, lists, calls, listens and cancels: each step
+  // takes the locks the notifier took before it began to send.
+  bool fine = gets_through([&] {
+    mcp::testing::client other(srv);
+    other.initialize();
+    CHECK_FALSE(other.call_tool("numbers").value("isError", false));
+    CHECK(other.result("tools/list")["tools"].size() >= 5);
+    mcp::testing::client listener(srv);
+    listener.send(listen);
+    CHECK(listener.messages().take([](const json& m) { return m.value("method", "") == "notifications/subscriptions/acknowledged"; }, 1s));
+    listener.notify("notifications/cancelled", {{"requestId", "L1"}});
+  });
+  CHECK(fine);
+  // And a second notifier reaches the streams that do read while the first one is still stuck.
+  mcp::testing::client reader(srv);
+  reader.send(listen);
+  REQUIRE(reader.messages().take([](const json& m) { return m.value("method", "") == "notifications/subscriptions/acknowledged"; }, 1s));
+  stuck_session->release();  // 2025-era sessions are sent to directly by each notifier: let this one go
+  REQUIRE(stuck_stream->wait_entered(2));  // the first notifier is now stuck on the listen stream
+  fine = gets_through([&] { srv.notify_all("notifications/tools/list_changed"); });
+  CHECK(fine);
+  CHECK(reader.messages().take([](const json& m) { return m.value("method", "") == "notifications/tools/list_changed"; }, 1s));
+
+  stuck_stream->release();
+  CHECK(notifier.wait_for(5s) == std::future_status::ready);
+  streaming.close();
+}

@@ -788,3 +788,55 @@ TEST_CASE("typed tool: the title sits at the top of the Tool; annotations.title 
   CHECK_FALSE(tools["none"].contains("title"));
 }
 
+namespace tt {
+struct reading {
+  std::string sensor;
+  double value = 0;
+  std::vector<double> history;
+};
+MCP_STRUCT(reading, (sensor, "Sensor"), (value, "Value"), (history, "Earlier values"));
+}  // namespace tt
+
+TEST_CASE("result builder: a NaN or infinity in structured output is the server's bug, on both sinks") {
+  std::vector<std::string> diagnostics;
+  auto srv = make_server(&diagnostics);
+  srv.tool("read", "Reads a sensor.", [](const tt::add_args& in) {
+    const double bad = in.a == 1 ? std::nan("") : std::numeric_limits<double>::infinity() * (in.a == 2 ? 1 : -1);
+    tt::reading r{"s", 1.5, {0.5}};
+    if (in.b == 0) r.value = bad;           // a field
+    else if (in.b == 1) r.history = {0.25, bad};  // an item in a list
+    return r;
+  });
+  srv.tool("series", "A list of numbers.", [](const tt::add_args& in) {
+    return std::vector<double>{1.0, in.a == 0 ? 2.0 : std::nan("")};
+  });
+  recorded_session text(srv, "2025-11-25", true), tree(srv, "2025-11-25", false);
+  auto call = [&](const char* tool, int a, int b) {
+    const std::string message = R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":")" + std::string(tool) +
+                                R"(","arguments":{"a":)" + std::to_string(a) + R"(,"b":)" + std::to_string(b) + "}}}";
+    text.conn.receive(message);
+    tree.conn.receive(message);
+    const auto got = text.out->take(), expected = tree.out->take();
+    REQUIRE(got.size() == 1);
+    CHECK(got == expected);  // the same bytes from both sinks
+    return json::parse(got[0])["result"];
+  };
+  const std::vector<std::tuple<const char*, int, int, std::string>> bad_ones = {
+      {"read", 1, 0, "/value"}, {"read", 2, 0, "/value"}, {"read", 3, 0, "/value"},
+      {"read", 1, 1, "/history/1"}, {"read", 2, 1, "/history/1"}, {"series", 1, 0, "/1"}};
+  for (const auto& [tool, a, b, where] : bad_ones) {
+    INFO(tool << " a=" << a << " b=" << b);
+    diagnostics.clear();
+    const json r = call(tool, a, b);
+    CHECK(r["isError"] == true);
+    CHECK_FALSE(r.contains("structuredContent"));
+    CHECK(text_of(r).find("This is a bug in the server, not in your call") != std::string::npos);
+    REQUIRE(diagnostics.size() == 2);  // one log line per sink
+    CHECK(diagnostics[0] == diagnostics[1]);
+    CHECK(diagnostics[0].find(where + ": must be a finite number") != std::string::npos);
+  }
+  diagnostics.clear();
+  CHECK(call("read", 1, 2)["structuredContent"] == json{{"sensor", "s"}, {"value", 1.5}, {"history", {0.5}}});
+  CHECK(call("series", 0, 0)["structuredContent"] == json{{"result", {1.0, 2.0}}});
+  CHECK(diagnostics.empty());
+}
