@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 #include <unistd.h>
 
@@ -215,7 +216,7 @@ class stdio_reader {
           return false;
         }
       }
-      if (rest_.empty() && !fill()) return true;
+      if (rest_.empty() && !fill(me)) return true;
       if (me == holder::watchdog) {
         if (!drain(me)) return false;
         continue;
@@ -251,8 +252,12 @@ class stdio_reader {
   }
 
   // Reads the next chunk into rest_. False at end of input (or a read error).
-  bool fill() {
+  bool fill(holder me) {
     if (at_end_) return false;
+    // Retired chunks may back rest_ or a line on the serving thread's stack until the serving
+    // thread, out of any call, holds the right to read again with nothing left to read: only then
+    // can no view point into them.
+    if (me == holder::serving) retired_chunks_.clear();
     ssize_t n;
     do n = ::read(in_fd_, chunk_.get(), chunk_size);
     while (n < 0 && errno == EINTR);
@@ -364,7 +369,9 @@ class stdio_reader {
       if (done_ || !watchdog_.take(busy_)) return;
       holder_ = holder::watchdog;
     }
-    retired_chunk_ = std::move(chunk_);
+    // Not the previous retired chunk's place: rest_ may still point into it, when the serving
+    // thread took reading back in the middle of a chunk the watchdog had begun (seen under ASan).
+    retired_chunks_.push_back(std::move(chunk_));
     chunk_.reset(new char[chunk_size]);
     out_->release();  // what the serving thread held back goes now; the long call may be waiting on it
     if (read_loop(holder::watchdog)) end_of_input();
@@ -377,7 +384,8 @@ class stdio_reader {
   connection connection_;
 
   // Owned by whichever thread holds the right to read.
-  std::unique_ptr<char[]> chunk_, retired_chunk_;
+  std::unique_ptr<char[]> chunk_;
+  std::vector<std::unique_ptr<char[]>> retired_chunks_;
   std::string_view rest_;  // read but not yet handled
   std::string partial_;    // the start of a line whose newline has not arrived yet
   std::string last_line_;
