@@ -6,6 +6,7 @@
 // connection whose outbound takes results as text (the text sink) and one whose outbound takes
 // trees receive the same bytes.
 #include "fuzz_types.hpp"
+#include "text_recorder.hpp"
 
 #include <mcp/core/connection.hpp>
 #include <mcp/core/features.hpp>
@@ -135,25 +136,6 @@ void check_message(const mcp::json& m, bool check_leak) {
   }
 }
 
-// Every message as the bytes a transport writes, whichever way the server sent it.
-class text_recorder final : public mcp::outbound {
- public:
-  explicit text_recorder(bool takes_text) : takes_text_(takes_text) {}
-  bool takes_text() const override { return takes_text_; }
-  void send(const mcp::json& message) override { lines.push_back(mcp::detail::to_json_text(message)); }
-  void send_result(const mcp::json& id, mcp::json result) override {
-    lines.emplace_back();
-    mcp::detail::write_response(id, result, lines.back());
-  }
-  void send_result_text(const mcp::json& id, std::string_view result) override {
-    lines.emplace_back();
-    mcp::detail::write_response_text(id, result, lines.back());
-  }
-  std::vector<std::string> lines;
-
- private:
-  const bool takes_text_;
-};
 
 void initialize(mcp::connection& conn, text_recorder& out) {
   conn.receive(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"

@@ -21,6 +21,9 @@
 //  - an unconstrained array argument given as a string holding an array that fits the limit is
 //    read (no over-eager refusal), and one that does not fit is refused with a message saying so;
 //  - under coercion off nothing is read: a string stays a string, so the call is refused.
+#include "../nested_args.hpp"
+#include "text_recorder.hpp"
+
 #include <mcp/schema/coercion.hpp>
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/json/detail/writer.hpp>
@@ -41,20 +44,8 @@
 
 namespace fzembed {
 
-struct point {
-  int x = 0;
-  int y = 0;
-};
-MCP_STRUCT(point, (x, "X"), (y, "Y"));
-
-struct nums_args {
-  std::vector<int> values;
-  point at;
-  std::optional<std::vector<point>> path;
-  std::optional<int> limit;
-};
-MCP_STRUCT(nums_args, (values, "Numbers"), (at, "A point", mcp::default_value(point{})), (path, "Points"),
-           (limit, "At most this many", mcp::minimum(0)));
+using nested::nums_args;
+using nested::point;
 
 // What the last handler to run received.
 struct seen {
@@ -107,25 +98,6 @@ mcp::server& the_server() {
   std::abort();
 }
 
-// The replies, as the bytes a transport writes.
-class text_recorder final : public mcp::outbound {
- public:
-  explicit text_recorder(bool takes_text) : takes_text_(takes_text) {}
-  bool takes_text() const override { return takes_text_; }
-  void send(const mcp::json& message) override { lines.push_back(mcp::detail::to_json_text(message)); }
-  void send_result(const mcp::json& id, mcp::json result) override {
-    lines.emplace_back();
-    mcp::detail::write_response(id, result, lines.back());
-  }
-  void send_result_text(const mcp::json& id, std::string_view result) override {
-    lines.emplace_back();
-    mcp::detail::write_response_text(id, result, lines.back());
-  }
-  std::vector<std::string> lines;
-
- private:
-  const bool takes_text_;
-};
 
 std::size_t depth_of(std::uint8_t n) { return n < 0xEB ? std::size_t{n} + 1 : std::size_t{1} << (n - 0xEB); }
 

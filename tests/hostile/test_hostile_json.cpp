@@ -9,6 +9,7 @@
 #include "catch.hpp"
 #include "http_client.hpp"
 #include "subprocess.hpp"
+#include "../nested_args.hpp"
 
 #include <mcp/transport/http.hpp>
 #include <mcp/mcp.hpp>
@@ -101,19 +102,8 @@ struct temp_dir {
   ~temp_dir() { std::system(("rm -rf '" + path + "'").c_str()); }
 };
 
-struct point {
-  int x = 0;
-  int y = 0;
-};
-MCP_STRUCT(point, (x, "X"), (y, "Y"));
-
-struct nums_args {
-  std::vector<int> values;
-  point at;
-  std::optional<int> limit;
-};
-MCP_STRUCT(nums_args, (values, "Numbers"), (at, "A point", mcp::default_value(point{})),
-           (limit, "At most", mcp::minimum(0)));
+using nested::nums_args;
+using nested::point;
 
 // A listener on 127.0.0.1 with a typed tool and a runtime-schema tool, for the HTTP test.
 struct http_served {

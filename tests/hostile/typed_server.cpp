@@ -2,34 +2,17 @@
 // struct, an optional int and an optional vector of structs, once with the server's lossless
 // coercion and once with coercion off. Each call answers what the handler received, so a test
 // sees what got through.
+#include "../nested_args.hpp"
+
 #include <mcp/mcp.hpp>
 
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace typed {
-
-struct point {
-  int x = 0;
-  int y = 0;
-};
-MCP_STRUCT(point, (x, "X"), (y, "Y"));
-
-struct nums_args {
-  std::vector<int> values;
-  point at;
-  std::optional<int> limit;
-  std::optional<std::vector<point>> path;
-};
-MCP_STRUCT(nums_args, (values, "Numbers"), (at, "A point", mcp::default_value(point{})),
-           (limit, "At most this many", mcp::minimum(0)), (path, "Points"));
-
-}  // namespace typed
-
 int main() {
   mcp::server srv({"typed", "1.0"});
-  auto record = [](const typed::nums_args& in) { return mcp::encode(in).dump(); };
+  auto record = [](const nested::nums_args& in) { return mcp::encode(in).dump(); };
   srv.tool("nums", "Records numbers", record);
   mcp::tool_options strict;
   strict.coerce = mcp::coercion::off;

@@ -5,6 +5,7 @@
 // 8 MiB stack; a million would cost a second each to build). Both are built without recursion,
 // and nlohmann frees them without recursion too.
 #include "catch.hpp"
+#include "../nested_args.hpp"
 
 #include <mcp/core/detail/mcp_headers.hpp>
 #include <mcp/core/detail/request_state_seal.hpp>
@@ -35,20 +36,8 @@ constexpr std::size_t deep = 100000;
 
 std::string nested_text(std::size_t levels) { return std::string(levels, '[') + std::string(levels, ']'); }
 
-struct point {
-  int x = 0;
-  int y = 0;
-};
-MCP_STRUCT(point, (x, "X"), (y, "Y"));
-
-struct nums_args {
-  std::vector<int> values;
-  point at;
-  std::optional<int> limit;
-  std::optional<std::vector<point>> path;
-};
-MCP_STRUCT(nums_args, (values, "Numbers"), (at, "A point", mcp::default_value(point{})),
-           (limit, "At most", mcp::minimum(0)), (path, "Points"));
+using nested::nums_args;
+using nested::point;
 
 struct tree {
   std::string name;
