@@ -643,6 +643,63 @@ TEST_CASE("message::read reads every envelope as a whole read does, and refuses 
   CHECK(accepted > 100);  // the mutations do keep some messages valid
 }
 
+TEST_CASE("message::read keeps tools/call's name and arguments apart from params, and gives params back whole") {
+  // Each params text as a whole read gives it: the last of repeated members, any type anywhere.
+  const char* cases[] = {
+      R"({"name":"add","arguments":{"a":1}})",
+      R"({"arguments":{"b":[1,{"c":null}]},"name":"add","_meta":{"progressToken":3}})",
+      R"({"name":"add","name":5})",
+      R"({"name":5,"name":"add"})",
+      R"({"name":"a","arguments":{"x":1},"arguments":null,"name":"b"})",
+      R"({"arguments":[1,2]})",
+      R"({"arguments":"text","other":true})",
+      R"({"name":"\u00e9\n","arguments":{}})",
+      R"({"name":null})",
+      R"({})",
+      R"([1,{"name":"x"}])",
+      R"("params")",
+      R"(null)",
+  };
+  for (const char* params : cases) {
+    const std::string text = std::string(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":)") + params + "}";
+    INFO(text);
+    const auto read = mcp::message::read(text, 128);
+    REQUIRE(read.readable());
+    CHECK(read.params() == json::parse(params));
+  }
+  // A repeated "params": the last one counts, with none of the first one's members.
+  auto twice = mcp::message::read(R"({"params":{"name":"a","arguments":{}},"params":{"x":1},"id":1,"method":"m"})", 128);
+  CHECK(twice.params() == json{{"x", 1}});
+  // params one level too deep is refused as a whole read refuses it.
+  CHECK(mcp::message::read(R"({"params":{"name":"a"}})", 2).readable());
+  CHECK(mcp::message::read(R"({"params":{"name":"a"}})", 1).refusal()["error"]["code"] == -32600);
+  CHECK(mcp::message::read(R"({"params":{"arguments":{}}})", 2).refusal()["error"]["code"] == -32600);
+}
+
+TEST_CASE("tools/call answers repeated or odd name and arguments as the whole params say") {
+  mcp::server srv({"t", "1"});
+  srv.tool("add", "Adds", [](const tt::add_args& a) { return a.a + a.b; });
+  mcp::testing::client c(srv);
+  c.initialize();
+  auto answer = [&](const std::string& params) {
+    c.send_text(R"({"jsonrpc":"2.0","id":"q","method":"tools/call","params":)" + params + "}");
+    return c.wait_response("q");
+  };
+  CHECK(answer(R"({"name":"add","arguments":{"a":1,"b":2}})")["result"]["structuredContent"]["result"] == 3);
+  CHECK(answer(R"({"name":"nope","name":"add","arguments":{"a":1,"b":3}})")["result"]["structuredContent"]["result"] == 4);
+  CHECK(answer(R"({"name":"add","arguments":{"a":1,"b":1},"arguments":{"a":2,"b":3}})")["result"]["structuredContent"]["result"] == 5);
+  const json not_string = answer(R"({"name":"add","name":5,"arguments":{}})");
+  CHECK(not_string["error"]["code"] == -32602);
+  CHECK(not_string["error"]["message"].get<std::string>().find("\"name\" must be") != std::string::npos);
+  const json not_object = answer(R"({"name":"add","arguments":[1]})");
+  CHECK(not_object["error"]["code"] == -32602);
+  CHECK(not_object["error"]["message"].get<std::string>().find("\"arguments\" must be an object") != std::string::npos);
+  // A method that reads params whole (prompts/get takes name and arguments too) sees them all.
+  srv.method("custom/echo", {[](mcp::context&, const json& params) { return json{{"params", params}}; }});
+  c.send_text(R"({"jsonrpc":"2.0","id":"p","method":"custom/echo","params":{"name":"n","arguments":{"k":1},"z":2}})");
+  CHECK(c.wait_response("p")["result"]["params"] == json{{"name", "n"}, {"arguments", {{"k", 1}}}, {"z", 2}});
+}
+
 TEST_CASE("result builder: the text sink writes byte for byte what the tree sink sends") {
   for (const char* version : {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}) {
     for (bool validate_output : {false, true}) {

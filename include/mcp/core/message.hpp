@@ -1,17 +1,19 @@
 // One JSON-RPC message from a client, as the core reads it. Every message any transport receives
 // is read here, once: the envelope's members (jsonrpc, id, method, params, result, error) are read
-// straight from the text, in any order, without a tree for the envelope itself; params, result
-// and error become trees. connection::receive(text) reads with it; a transport that must look at a
+// straight from the text, in any order, without a tree for the envelope itself; result and error
+// become trees, and params a tree beside tools/call's name and arguments (detail::request_params). connection::receive(text) reads with it; a transport that must look at a
 // message before it hands it on (HTTP decides statuses and sessions from it) calls read() itself
 // and passes the message to connection::receive.
 #pragma once
 
+#include <mcp/core/detail/request_params.hpp>
 #include <mcp/core/detail/stateless_rules.hpp>
 #include <mcp/core/jsonrpc.hpp>
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/json/json.hpp>
 
 #include <cstddef>
+#include <cstring>
 #include <functional>
 #include <optional>
 #include <string>
@@ -48,22 +50,33 @@ class message {
   std::string_view method() const { return method_is_string_ ? std::string_view(method_) : std::string_view(); }
   // As sent (any JSON value); null when absent.
   const json& id() const { return id_; }
-  const json& params() const { return params_; }
+  // params as sent (a copy: the core keeps some members apart); null when absent.
+  json params() const { return has_params_ ? params_.whole() : json(); }
   // Whether params._meta carries a protocol version: the claim of a 2026-07-28 request.
-  bool claims_stateless() const { return detail::claims_stateless(params_); }
+  bool claims_stateless() const { return detail::claims_stateless(params_.rest()); }
 
  private:
   friend class server;
   static json too_deep_error(std::size_t max_depth);
   bool read_envelope(detail::json_reader& in);
+  bool read_params(detail::json_reader& in);
 
   json refusal_;
   bool jsonrpc_ok_ = false;  // "jsonrpc": "2.0"
   bool has_id_ = false, has_method_ = false, method_is_string_ = false;
   bool has_params_ = false, has_result_ = false, has_error_ = false;
-  json id_, params_, result_, error_;
+  json id_, result_, error_;
+  detail::request_params params_;
   std::string method_;
 };
+
+namespace detail {
+// Whether `text` is `word`: the envelope's few member names, compared without a call.
+template <std::size_t N>
+bool is_word(std::string_view text, const char (&word)[N]) {
+  return text.size() == N - 1 && std::memcmp(text.data(), word, N - 1) == 0;
+}
+}  // namespace detail
 
 inline json message::too_deep_error(std::size_t max_depth) {
   return jsonrpc::error(nullptr, error_code::invalid_request,
@@ -98,7 +111,6 @@ inline message message::read(std::string_view text, std::size_t max_depth) {
 // Members may come in any order; a repeated one keeps its last value and unknown ones are read
 // (they must be valid JSON within the depth limit) and dropped, as a whole read would.
 inline bool message::read_envelope(detail::json_reader& in) {
-  using namespace std::string_view_literals;
   constexpr std::size_t open = 1;  // the envelope's own level
   std::string key_scratch, value_scratch;
   std::string_view key, word;
@@ -106,11 +118,11 @@ inline bool message::read_envelope(detail::json_reader& in) {
   if (!in.consume('}')) {
     do {
       if (!in.read_string_view(key, key_scratch) || !in.consume(':')) return false;
-      if (key == "id"sv) {
+      if (detail::is_word(key, "id")) {
         if (!in.read_value(id_, open)) return false;
         has_id_ = true;
-      } else if (key == "method"sv || key == "jsonrpc"sv) {
-        const bool is_method = key == "method"sv;  // `key` may point into key_scratch, reused below
+      } else if (detail::is_word(key, "method") || detail::is_word(key, "jsonrpc")) {
+        const bool is_method = detail::is_word(key, "method");  // `key` may point into key_scratch, reused below
         bool is_string = in.peek('"');
         if (is_string) {
           if (!in.read_string_view(word, value_scratch)) return false;
@@ -123,15 +135,15 @@ inline bool message::read_envelope(detail::json_reader& in) {
           method_is_string_ = is_string;
           if (is_string) method_.assign(word);
         } else {
-          jsonrpc_ok_ = is_string && word == "2.0"sv;
+          jsonrpc_ok_ = is_string && detail::is_word(word, "2.0");
         }
-      } else if (key == "params"sv) {
-        if (!in.read_value(params_, open)) return false;
+      } else if (detail::is_word(key, "params")) {
+        if (!read_params(in)) return false;
         has_params_ = true;
-      } else if (key == "result"sv) {
+      } else if (detail::is_word(key, "result")) {
         if (!in.read_value(result_, open)) return false;
         has_result_ = true;
-      } else if (key == "error"sv) {
+      } else if (detail::is_word(key, "error")) {
         if (!in.read_value(error_, open)) return false;
         has_error_ = true;
       } else {
@@ -142,6 +154,35 @@ inline bool message::read_envelope(detail::json_reader& in) {
     if (!in.consume('}')) return false;
   }
   return in.at_end();
+}
+
+// An object's members go where detail::request_params keeps them; any other value stays whole
+// (and is refused when received).
+inline bool message::read_params(detail::json_reader& in) {
+  constexpr std::size_t open = 2;  // the envelope's level and params' own
+  if (has_params_) params_ = detail::request_params();  // a repeated "params": the last one counts
+  if (!in.peek('{')) {
+    json other;
+    if (!in.read_value(other, open - 1)) return false;
+    params_ = detail::request_params(std::move(other));
+    return true;
+  }
+  if (!in.enter_object(open)) return false;
+  if (in.consume('}')) return true;
+  std::string key_scratch, value_scratch;
+  std::string_view key, word;
+  do {
+    if (!in.read_string_view(key, key_scratch) || !in.consume(':')) return false;
+    if (detail::is_word(key, "name") && in.peek('"')) {
+      if (!in.read_string_view(word, value_scratch)) return false;
+      params_.set_name(word);
+    } else if (detail::is_word(key, "arguments")) {
+      if (!in.read_value(params_.set_arguments(), open)) return false;
+    } else {
+      if (!in.read_value(params_.set_member(std::string(key)), open)) return false;
+    }
+  } while (in.consume(','));
+  return in.consume('}');
 }
 
 }  // namespace v0

@@ -8,6 +8,7 @@
 #include <mcp/core/detail/mcp_headers.hpp>
 #include <mcp/core/detail/ordered_sender.hpp>
 #include <mcp/core/detail/reply.hpp>
+#include <mcp/core/detail/request_params.hpp>
 #include <mcp/core/detail/request_state_seal.hpp>
 #include <mcp/core/detail/session.hpp>
 #include <mcp/core/detail/stateless_rules.hpp>
@@ -133,7 +134,7 @@ struct registered_tool {
 
 // A method as the core runs it: the handler answers into a reply (a tree, or text where allowed).
 struct method_entry {
-  std::function<void(context&, const json& params, reply&)> call;
+  std::function<void(context&, request_params& params, reply&)> call;
   bool slow = false;
 };
 
@@ -234,13 +235,13 @@ class server {
   void add_tool(tool_definition tool, detail::tool_runner run, std::shared_ptr<detail::tool_stats> stats);
   json initialize(const std::shared_ptr<detail::session>& s, const json& params);
   json list_tools(const json& params, bool stateless) const;
-  void call_tool(context& ctx, const json& params, detail::reply& out) const;
+  void call_tool(context& ctx, detail::request_params& params, detail::reply& out) const;
   std::shared_ptr<const detail::registered_tool> find_tool(std::string_view name) const;
-  void run_request(const std::shared_ptr<detail::session>& s, json id, std::string method, json params,
-                   const std::shared_ptr<outbound>& replies);
+  void run_request(const std::shared_ptr<detail::session>& s, json id, std::string method,
+                   detail::request_params&& params, const std::shared_ptr<outbound>& replies);
   // Runs a handler (now, or on the connection's executor when slow) and sends its reply.
   void dispatch(const std::shared_ptr<detail::session>& s, std::shared_ptr<detail::request_state> state,
-                std::string method, json params, std::shared_ptr<const detail::method_entry> handler,
+                std::string method, detail::request_params&& params, std::shared_ptr<const detail::method_entry> handler,
                 std::shared_ptr<const client_state> client, std::shared_ptr<detail::input_round> round,
                 const std::shared_ptr<outbound>& replies);
   // The error reply to a request whose handler threw; called in the catch block.
@@ -253,8 +254,8 @@ class server {
   // is pinned to an era (session::pin).
   bool serves_modern(const detail::session& s, const std::string& method, const json& params) const;
   // The 2026-07-28 path (impl/stateless.ipp).
-  void run_stateless_request(const std::shared_ptr<detail::session>& s, json id, std::string method, json params,
-                             const std::shared_ptr<outbound>& replies);
+  void run_stateless_request(const std::shared_ptr<detail::session>& s, json id, std::string method,
+                             detail::request_params&& params, const std::shared_ptr<outbound>& replies);
   json finish_stateless(const std::string& method, const json& params, json result) const;
   json input_required_result(const std::string& method, const json& params, detail::input_required asked,
                              const detail::input_round& round) const;

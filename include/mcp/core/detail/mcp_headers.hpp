@@ -202,9 +202,12 @@ inline std::optional<std::string> check_required(const header_lookup& header, co
 // nullopt when the standard headers agree with a request's method and params, else the reason for
 // a -32020 error. `header` gets a lower-case name and returns the raw value. A required Mcp-Name
 // whose body field is missing is not checked here: the params check rejects that request anyway.
+// `name` and `arguments`, when given, are params' members of those names kept outside `params`
+// (detail::request_params).
 inline std::optional<std::string> check_standard_headers(
     const std::function<std::optional<std::string>(std::string_view)>& header, std::string_view method,
-    const json& params, const std::vector<header_param>& tool_params) {
+    const json& params, const std::vector<header_param>& tool_params, const json* name = nullptr,
+    const json* arguments = nullptr) {
   const json method_value = std::string(method);
   if (auto problem = headers_impl::check_required(header, "Mcp-Method", "method", method_value)) return problem;
 
@@ -214,18 +217,22 @@ inline std::optional<std::string> check_standard_headers(
   const char* name_field = nullptr;
   if (method == "tools/call" || method == "prompts/get") name_field = "name";
   if (method == "resources/read") name_field = "uri";
+  auto member = [&](const char* key) -> const json* {
+    const auto it = body.find(key);
+    return it != body.end() ? &*it : nullptr;
+  };
   if (name_field) {
-    const auto name_it = body.find(name_field);
-    if (name_it != body.end() && name_it->is_string())
-      if (auto problem = headers_impl::check_required(header, "Mcp-Name", std::string("params.") + name_field, *name_it))
+    const json* value = name && std::string_view(name_field) == "name" ? name : member(name_field);
+    if (value && value->is_string())
+      if (auto problem = headers_impl::check_required(header, "Mcp-Name", std::string("params.") + name_field, *value))
         return problem;
   }
 
   if (method != "tools/call") return std::nullopt;
-  const auto args_it = body.find("arguments");
+  const json* args = arguments ? arguments : member("arguments");
   for (const auto& p : tool_params) {
     const std::string display_name = "Mcp-Param-" + p.header;
-    const json* value = args_it != body.end() ? headers_impl::find_path(*args_it, p.path) : nullptr;
+    const json* value = args ? headers_impl::find_path(*args, p.path) : nullptr;
     std::string where = "arguments";
     for (const auto& key : p.path) where += "." + key;
     if (value && !value->is_null()) {

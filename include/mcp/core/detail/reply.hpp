@@ -19,6 +19,8 @@ namespace mcp {
 inline namespace v0 {
 namespace detail {
 
+using namespace std::string_view_literals;  // literals appended without strlen
+
 // One request's answer. Lives on the stack of the thread that runs the handler.
 class reply {
  public:
@@ -103,9 +105,9 @@ class result_sink {
       return;
     }
     open_text_block(text);
-    *text_ += "}],\"structuredContent\":";
+    *text_ += "}],\"structuredContent\":"sv;
     if (wrapped(value)) {
-      *text_ += "{\"result\":";
+      *text_ += "{\"result\":"sv;
       write_json(value, *text_);
       *text_ += '}';
     } else {
@@ -120,7 +122,7 @@ class result_sink {
   void structured_text(std::string_view text, std::string_view object_json) {
     is_error_ = false;
     open_text_block(text);
-    *text_ += "}],\"structuredContent\":";
+    *text_ += "}],\"structuredContent\":"sv;
     *text_ += object_json;
     *text_ += '}';
   }
@@ -137,9 +139,9 @@ class result_sink {
  private:
   // {"content":[{"text":...,"type":"text"  (members in the order a json object keeps them)
   void open_text_block(std::string_view text) {
-    *text_ += "{\"content\":[{\"text\":";
+    *text_ += "{\"content\":[{\"text\":"sv;
     write_json_string(text, *text_);
-    *text_ += ",\"type\":\"text\"";
+    *text_ += ",\"type\":\"text\""sv;
   }
   // What project_call_result wraps as {"result": value}.
   bool wrapped(const json& value) const {

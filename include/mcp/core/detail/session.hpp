@@ -27,6 +27,7 @@ namespace detail {
 // One request from the client while it runs: its cancellation flag and its progress bookkeeping.
 struct request_state {
   json id;
+  std::string key;  // the id as session::in_flight_ keys it
   std::optional<json> progress_token;
   std::atomic<bool> cancelled{false};
   std::atomic<bool> finished{false};  // the reply went out (or was dropped): nothing more may follow it
@@ -85,10 +86,15 @@ class session : public std::enable_shared_from_this<session> {
   std::shared_ptr<request_state> begin_request(const json& id, std::optional<json> progress_token) {
     auto state = std::make_shared<request_state>();
     state->id = id;
+    state->key = key(id);
     state->progress_token = std::move(progress_token);
     std::lock_guard lock(mutex_);
-    if (!in_flight_.emplace(key(id), state).second) return nullptr;
+    if (!in_flight_.emplace(state->key, state).second) return nullptr;
     return state;
+  }
+  void end_request(const request_state& state) {
+    std::lock_guard lock(mutex_);
+    in_flight_.erase(state.key);
   }
   void end_request(const json& id) {
     std::lock_guard lock(mutex_);

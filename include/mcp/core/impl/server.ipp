@@ -120,8 +120,8 @@ inline std::vector<std::string> server::tool_names() const {
 inline void server::method(std::string name, method_handler handler) {
   auto entry = std::make_shared<detail::method_entry>();
   entry->slow = handler.slow;
-  entry->call = [call = std::move(handler.call)](context& ctx, const json& params, detail::reply& out) {
-    out.tree() = call(ctx, params);
+  entry->call = [call = std::move(handler.call)](context& ctx, detail::request_params& params, detail::reply& out) {
+    out.tree() = call(ctx, params.tree());
   };
   std::unique_lock lock(registry_mutex_);
   methods_[std::move(name)] = std::move(entry);
@@ -192,12 +192,12 @@ inline void server::receive(const std::shared_ptr<detail::session>& s, message& 
   }
   if (!m.method_is_string_) return invalid(id, "\"method\" must be a string");
 
-  json params = m.has_params_ ? std::move(m.params_) : json::object();
+  detail::request_params& params = m.params_;  // an empty object when absent
   std::string name = std::move(m.method_);
 
   if (!m.has_id_) {  // a notification: never answered
     if (name == "notifications/cancelled") {
-      if (params.is_object() && params.contains("requestId")) s->cancel_request(params["requestId"]);
+      if (params.is_object() && params.rest().contains("requestId")) s->cancel_request(params.rest()["requestId"]);
     } else if (name == "notifications/initialized") {
       if (s->current_phase() == detail::session::phase::initialized) s->set_client_ready();
     }
@@ -206,7 +206,7 @@ inline void server::receive(const std::shared_ptr<detail::session>& s, message& 
   if (!jsonrpc::is_valid_id(id)) return invalid(nullptr, "\"id\" must be a string or an integer");
   if (!params.is_object())
     return void(replies->send(jsonrpc::error(id, error_code::invalid_params, "Invalid params: \"params\" must be an object")));
-  if (options_.serve_stateless && serves_modern(*s, name, params))
+  if (options_.serve_stateless && serves_modern(*s, name, params.rest()))
     return run_stateless_request(s, std::move(m.id_), std::move(name), std::move(params), replies);
   run_request(s, std::move(m.id_), std::move(name), std::move(params), replies);
 }
@@ -220,8 +220,8 @@ inline bool server::serves_modern(const detail::session& s, const std::string& m
   return detail::claims_stateless(params);
 }
 
-inline void server::run_request(const std::shared_ptr<detail::session>& s, json id, std::string name, json params,
-                                const std::shared_ptr<outbound>& replies) {
+inline void server::run_request(const std::shared_ptr<detail::session>& s, json id, std::string name,
+                                detail::request_params&& params, const std::shared_ptr<outbound>& replies) {
   if (name == "initialize" && s->pinned_stateless()) {
     // The connection already speaks 2026-07-28; say which versions it can have.
     json supported = json::array();
@@ -229,11 +229,11 @@ inline void server::run_request(const std::shared_ptr<detail::session>& s, json 
     return replies->send(jsonrpc::error(
         id, error_code::unsupported_protocol_version,
         "Unsupported protocol version: this connection speaks 2026-07-28; open a new one to initialize",
-        json{{"supported", std::move(supported)}, {"requested", params.value("protocolVersion", json())}}));
+        json{{"supported", std::move(supported)}, {"requested", params.rest().value("protocolVersion", json())}}));
   }
   if (name == "initialize") {
     try {
-      replies->send_result(id, initialize(s, params));
+      replies->send_result(id, initialize(s, params.tree()));
     } catch (const protocol_error& e) {
       replies->send(jsonrpc::error(id, e));
     }
@@ -251,7 +251,7 @@ inline void server::run_request(const std::shared_ptr<detail::session>& s, json 
   }
   if (!handler) return replies->send(jsonrpc::error(id, error_code::method_not_found, "Method not found: '" + name + "'"));
 
-  auto state = s->begin_request(id, detail::progress_token_of(params));
+  auto state = s->begin_request(id, detail::progress_token_of(params.rest()));
   if (!state)
     return replies->send(jsonrpc::error(id, error_code::invalid_request,
                                         "Invalid request: id " + id.dump() + " is already in use by a request in flight"));
@@ -259,12 +259,13 @@ inline void server::run_request(const std::shared_ptr<detail::session>& s, json 
 }
 
 inline void server::dispatch(const std::shared_ptr<detail::session>& s, std::shared_ptr<detail::request_state> state,
-                             std::string name, json params, std::shared_ptr<const detail::method_entry> handler,
+                             std::string name, detail::request_params&& params,
+                             std::shared_ptr<const detail::method_entry> handler,
                              std::shared_ptr<const client_state> client, std::shared_ptr<detail::input_round> round,
                              const std::shared_ptr<outbound>& replies) {
   const bool slow = handler->slow;
   auto work = [this, s, state = std::move(state), replies, name = std::move(name), handler = std::move(handler),
-               params = std::move(params), client = std::move(client), round = std::move(round)]() {
+               params = std::move(params), client = std::move(client), round = std::move(round)]() mutable {
     // A 2026-07-28 result gets members added to its tree (resultType, caching hints); a 2025-era
     // one may be written as text where the outbound takes text.
     detail::reply out(!round && replies->takes_text());
@@ -278,12 +279,12 @@ inline void server::dispatch(const std::shared_ptr<detail::session>& s, std::sha
           json& result = out.tree();
           if (!result.is_object()) throw std::logic_error("a method handler returned " + std::string(result.type_name()) +
                                                           "; a JSON-RPC result must be an object");
-          if (round) result = finish_stateless(name, params, std::move(result));
+          if (round) result = finish_stateless(name, params.tree(), std::move(result));
         }
       } catch (detail::input_required& asked) {
         out.clear();
         if (round && detail::may_ask_client(name))
-          out.tree() = input_required_result(name, params, std::move(asked), *round);
+          out.tree() = input_required_result(name, params.tree(), std::move(asked), *round);
         else
           error = failure_reply(*state, name);
       } catch (...) {
@@ -334,7 +335,7 @@ void server::finish_request(detail::session& s, detail::request_state& state, Se
     std::lock_guard lock(state.progress_mutex);
   }
   // The id is free again before the reply goes out: a client may reuse it as soon as it has the answer.
-  s.end_request(state.id);
+  s.end_request(state);
   if (!state.cancelled) send();
 }
 
@@ -379,21 +380,24 @@ inline json server::list_tools(const json& params, bool stateless) const {
                    [stateless](const detail::registered_tool& t) { return stateless ? t.listed_stateless : t.listed; });
 }
 
-inline void server::call_tool(context& ctx, const json& params, detail::reply& out) const {
-  auto name = params.find("name");
-  if (name == params.end() || !name->is_string())
-    throw protocol_error(error_code::invalid_params, "Invalid params: \"name\" must be the tool's name, a string");
-  static const json no_arguments = json::object();
-  const json* arguments = &no_arguments;
-  if (auto a = params.find("arguments"); a != params.end() && !a->is_null()) {
-    if (!a->is_object()) throw protocol_error(error_code::invalid_params, "Invalid params: \"arguments\" must be an object");
-    arguments = &*a;
+inline void server::call_tool(context& ctx, detail::request_params& params, detail::reply& out) const {
+  const std::string* name = params.name();
+  const json* arguments = params.arguments();
+  if (!name || !arguments) {  // not set apart by mcp::message: look in the tree
+    const json& p = params.rest();
+    if (auto n = p.find("name"); !name && n != p.end() && n->is_string()) name = &n->get_ref<const std::string&>();
+    if (auto a = p.find("arguments"); !arguments && a != p.end()) arguments = &*a;
   }
-  std::shared_ptr<const detail::registered_tool> tool = find_tool(name->get_ref<const std::string&>());
+  if (!name) throw protocol_error(error_code::invalid_params, "Invalid params: \"name\" must be the tool's name, a string");
+  static const json no_arguments = json::object();
+  if (!arguments || arguments->is_null()) arguments = &no_arguments;
+  if (!arguments->is_object())
+    throw protocol_error(error_code::invalid_params, "Invalid params: \"arguments\" must be an object");
+  std::shared_ptr<const detail::registered_tool> tool = find_tool(*name);
   if (!tool) {
     std::string known;
     for (const auto& n : tool_names()) known += (known.empty() ? "" : ", ") + n;
-    throw protocol_error(error_code::invalid_params, "Unknown tool: '" + name->get<std::string>() + "'. Available tools: " +
+    throw protocol_error(error_code::invalid_params, "Unknown tool: '" + *name + "'. Available tools: " +
                                                          (known.empty() ? "none" : known));
   }
   const auto start = std::chrono::steady_clock::now();
@@ -426,12 +430,13 @@ inline void server::install_builtin_methods() {
   // Handlers that answer with a tree; tools/call answers into the reply itself (a tree or text).
   auto add = [this](const char* name, bool slow, auto fn) {
     methods_[name] = std::make_shared<const detail::method_entry>(detail::method_entry{
-        [fn](context& ctx, const json& params, detail::reply& out) { out.tree() = fn(ctx, params); }, slow});
+        [fn](context& ctx, detail::request_params& params, detail::reply& out) { out.tree() = fn(ctx, params.tree()); },
+        slow});
   };
   add("ping", false, [](context&, const json&) { return json::object(); });
   add("tools/list", false, [this](context& ctx, const json& p) { return list_tools(p, ctx.client().stateless); });
   methods_["tools/call"] = std::make_shared<const detail::method_entry>(detail::method_entry{
-      [this](context& ctx, const json& p, detail::reply& out) { call_tool(ctx, p, out); }, true});
+      [this](context& ctx, detail::request_params& p, detail::reply& out) { call_tool(ctx, p, out); }, true});
   add("resources/list", false, [this](context&, const json& p) { return list_resources(p); });
   add("resources/templates/list", false, [this](context&, const json& p) { return list_resource_templates(p); });
   add("resources/read", true, [this](context& ctx, const json& p) { return read_resource(ctx, p); });

@@ -78,7 +78,7 @@ inline std::optional<protocol_error> server::check_stateless_request(std::string
 inline std::optional<protocol_error> server::check_stateless(const message& m, const header_lookup* headers) const {
   const std::string_view name = m.method();
   const json none;  // absent params: no _meta, refused below
-  const json& params = m.has_params_ ? m.params_ : none;
+  const json& params = m.has_params_ ? m.params_.rest() : none;  // all but tools/call's name and arguments
   auto refusal = check_stateless_request(name, params);
   if (!headers || (refusal && refusal->code() == error_code::invalid_params)) return refusal;
   // SEP-2243: the HTTP headers must agree with the body, checked before the version and the method.
@@ -90,10 +90,19 @@ inline std::optional<protocol_error> server::check_stateless(const message& m, c
                     std::string(detail::meta_protocol_version) + "\"");
   if (*header_version != body_version)
     return mismatch("MCP-Protocol-Version '" + *header_version + "' differs from params._meta's '" + body_version + "'");
+  // The body's name and arguments, wherever mcp::message keeps them.
+  json name_value;
+  const json* body_name = nullptr;
+  if (const std::string* n = m.params_.name()) {
+    name_value = *n;
+    body_name = &name_value;
+  }
+  const json* body_arguments = m.params_.arguments();
   std::vector<detail::header_param> annotated;
-  if (auto tool_name = params.find("name"); name == "tools/call" && tool_name != params.end() && tool_name->is_string())
-    if (auto tool = find_tool(tool_name->get_ref<const std::string&>())) annotated = tool->header_params;
-  if (auto why = detail::check_standard_headers(*headers, name, params, annotated)) return mismatch(*why);
+  if (const std::string* tool_name = m.params_.name(); name == "tools/call" && tool_name)
+    if (auto tool = find_tool(*tool_name)) annotated = tool->header_params;
+  if (auto why = detail::check_standard_headers(*headers, name, params, annotated, body_name, body_arguments))
+    return mismatch(*why);
   return refusal;
 }
 
@@ -105,8 +114,9 @@ inline json server::discover() const {
   return result;
 }
 
-inline void server::run_stateless_request(const std::shared_ptr<detail::session>& s, json id, std::string name, json params,
-                                          const std::shared_ptr<outbound>& replies) {
+inline void server::run_stateless_request(const std::shared_ptr<detail::session>& s, json id, std::string name,
+                                          detail::request_params&& whole, const std::shared_ptr<outbound>& replies) {
+  const json& params = whole.rest();  // every member but tools/call's name and arguments
   if (auto refusal = check_stateless_request(name, params)) return replies->send(jsonrpc::error(id, *refusal));
   // server/discover is how a client probes; it does not commit a stdio connection to this era.
   if (name != "server/discover") s->pin(detail::session::era::modern);
@@ -133,7 +143,7 @@ inline void server::run_stateless_request(const std::shared_ptr<detail::session>
       if (auto st = params.find("requestState"); st != params.end()) {
         if (!st->is_string())
           throw protocol_error(error_code::invalid_params, "Invalid params: \"requestState\" must be a string");
-        json sealed = sealer_->open(st->get_ref<const std::string&>(), name, params);
+        json sealed = sealer_->open(st->get_ref<const std::string&>(), name, whole.tree());
         if (sealed.is_object() && sealed.contains("answers") && sealed["answers"].is_object())
           round->carried = sealed["answers"];
       }
@@ -147,7 +157,7 @@ inline void server::run_stateless_request(const std::shared_ptr<detail::session>
   std::shared_ptr<const detail::method_entry> handler;
   if (name == "server/discover") {
     handler = std::make_shared<const detail::method_entry>(detail::method_entry{
-        [this](context&, const json&, detail::reply& out) { out.tree() = discover(); }, false});
+        [this](context&, detail::request_params&, detail::reply& out) { out.tree() = discover(); }, false});
   } else {
     std::shared_lock lock(registry_mutex_);
     auto it = methods_.find(name);
@@ -157,7 +167,7 @@ inline void server::run_stateless_request(const std::shared_ptr<detail::session>
     s->end_request(id);
     return replies->send(jsonrpc::error(id, error_code::method_not_found, "Method not found: '" + name + "'"));
   }
-  dispatch(s, std::move(state), std::move(name), std::move(params), std::move(handler), std::move(client),
+  dispatch(s, std::move(state), std::move(name), std::move(whole), std::move(handler), std::move(client),
            std::move(round), replies);
 }
 

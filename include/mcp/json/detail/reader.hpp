@@ -76,6 +76,14 @@ class json_reader {
     ++p_;
     return true;
   }
+  // Takes the '{' of an object that is the `level`th level open, unless that is beyond max_depth.
+  bool enter_object(std::size_t level) {
+    if (level > max_depth_) {
+      too_deep_ = true;
+      return false;
+    }
+    return consume('{');
+  }
   // A string as a view: of the text when it holds no escape and no byte beyond ASCII (the usual
   // member name), else of `scratch`, which then holds it decoded.
   bool read_string_view(std::string_view& out, std::string& scratch) {
@@ -145,7 +153,7 @@ class json_reader {
       return false;
     }
     ++p_;
-    out = json::object();
+    out = json(json::value_t::object);
     auto& members = out.get_ref<json::object_t&>();
     skip_space();
     if (p_ < end_ && *p_ == '}') {
@@ -160,7 +168,9 @@ class json_reader {
       if (p_ == end_ || *p_ != ':') return false;
       ++p_;
       skip_space();
-      json& slot = members[std::move(key)];  // a repeated key: the later value replaces the earlier
+      // Members usually come in order or nearly: the end is the hint. A repeated key: the later
+      // value replaces the earlier.
+      json& slot = members.emplace_hint(members.end(), std::move(key), nullptr)->second;
       if (!value(slot, depth)) return false;
       skip_space();
       if (p_ == end_) return false;

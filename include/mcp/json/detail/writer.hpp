@@ -20,6 +20,8 @@ namespace mcp {
 inline namespace v0 {
 namespace detail {
 
+using namespace std::string_view_literals;  // literals appended without strlen
+
 template <class Int>
 void write_json_integer(Int i, std::string& out) {
   char buffer[24];
@@ -29,14 +31,14 @@ void write_json_integer(Int i, std::string& out) {
 
 inline void write_json_double(double x, std::string& out) {
   if (!std::isfinite(x)) {
-    out += "null";
+    out += "null"sv;
     return;
   }
   // Whole numbers of up to 15 digits come out as the integer and ".0", as nlohmann writes them,
   // without its digit generation (tool results are often such numbers). -0.0 takes the long way.
   if (x != 0 && std::fabs(x) < 1e15 && std::trunc(x) == x) {
     write_json_integer(static_cast<std::int64_t>(x), out);
-    out += ".0";
+    out += ".0"sv;
     return;
   }
   char buffer[64];
@@ -74,13 +76,13 @@ inline void write_json_string(std::string_view s, std::string& out) {
     }
     ++p;
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"': out += "\\\""sv; break;
+      case '\\': out += "\\\\"sv; break;
+      case '\b': out += "\\b"sv; break;
+      case '\f': out += "\\f"sv; break;
+      case '\n': out += "\\n"sv; break;
+      case '\r': out += "\\r"sv; break;
+      case '\t': out += "\\t"sv; break;
       default: {
         static constexpr char hex[] = "0123456789abcdef";
         const char escaped[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xF]};
@@ -102,7 +104,7 @@ class json_writer {
   void value(const json& v) {
     if (out_.size() > stop_after_) return;
     switch (v.type()) {
-      case json::value_t::null: out_ += "null"; return;
+      case json::value_t::null: out_ += "null"sv; return;
       case json::value_t::boolean: out_ += v.get<bool>() ? "true" : "false"; return;
       case json::value_t::number_integer: write_json_integer(v.get<std::int64_t>(), out_); return;
       case json::value_t::number_unsigned: write_json_integer(v.get<std::uint64_t>(), out_); return;
@@ -165,18 +167,18 @@ inline void write_json(const json& v, std::string& out) { json_writer(out).value
 // Appends what write_json(jsonrpc::response(id, result), out) would, without building that message
 // (keys in the order a json object keeps them: sorted).
 inline void write_response(const json& id, const json& result, std::string& out) {
-  out += "{\"id\":";
+  out += "{\"id\":"sv;
   write_json(id, out);
-  out += ",\"jsonrpc\":\"2.0\",\"result\":";
+  out += ",\"jsonrpc\":\"2.0\",\"result\":"sv;
   write_json(result, out);
   out += '}';
 }
 
 // The same around a result already written as JSON text.
 inline void write_response_text(const json& id, std::string_view result, std::string& out) {
-  out += "{\"id\":";
+  out += "{\"id\":"sv;
   write_json(id, out);
-  out += ",\"jsonrpc\":\"2.0\",\"result\":";
+  out += ",\"jsonrpc\":\"2.0\",\"result\":"sv;
   out += result;
   out += '}';
 }
