@@ -19,8 +19,10 @@
 #include <mcp/core/features.hpp>
 #include <mcp/core/jsonrpc.hpp>
 #include <mcp/core/message.hpp>
+#include <mcp/core/middleware.hpp>
 #include <mcp/core/paging.hpp>
 #include <mcp/core/server.hpp>
+#include <mcp/core/tracing.hpp>
 
 #include <mcp/tools/render.hpp>
 #include <mcp/tools/result.hpp>

@@ -7,6 +7,7 @@
 #include <mcp/core/detail/session.hpp>
 #include <mcp/core/jsonrpc.hpp>
 #include <mcp/core/log_level.hpp>
+#include <mcp/core/trace_context.hpp>
 #include <mcp/json/json.hpp>
 #include <mcp/transport/transport.hpp>
 
@@ -127,6 +128,24 @@ class context {
   // it and return early; whatever they return is then dropped.
   bool cancelled() const { return request_->cancelled.load(); }
   const client_state& client() const { return *client_; }
+  // The request's params._meta as sent (an empty object when it has none).
+  const json& meta() const {
+    static const json none = json::object();
+    return meta_ ? *meta_ : none;
+  }
+  // The caller's trace (a valid traceparent in _meta, with its tracestate), if any.
+  const std::optional<trace_context>& trace() const { return trace_; }
+  // The settings the client declared for an extension (capabilities.extensions[name]; in
+  // 2026-07-28 requests, from _meta), or nullptr when it declared none by that name.
+  const json* client_extension(std::string_view name) const {
+    const json& caps = client_->capabilities;
+    if (!caps.is_object()) return nullptr;
+    auto ext = caps.find("extensions");
+    if (ext == caps.end() || !ext->is_object()) return nullptr;
+    auto it = ext->find(name);
+    return it == ext->end() ? nullptr : &*it;
+  }
+  bool client_supports_extension(std::string_view name) const { return client_extension(name) != nullptr; }
   const std::optional<json>& progress_token() const { return request_->progress_token; }
 
   // notifications/progress for this request, when the client asked for progress. Values must grow;
@@ -270,6 +289,15 @@ class context {
         client_(std::move(client)),
         round_(std::move(round)) {}
 
+  // Called once by the server, before the handler runs.
+  void set_meta(const json& params) {
+    if (!params.is_object()) return;
+    auto m = params.find("_meta");
+    if (m == params.end() || !m->is_object()) return;
+    meta_ = &*m;
+    trace_ = trace_context::from_meta(*m);
+  }
+
   void require_capability(const char* name, const char* method) const {
     if (client_->sessionless)
       throw tool_error(std::string("This needs to ask the client (") + method +
@@ -290,6 +318,8 @@ class context {
   std::shared_ptr<outbound> replies_;
   std::shared_ptr<const client_state> client_;
   std::shared_ptr<detail::input_round> round_;  // null in a 2025-era session
+  const json* meta_ = nullptr;  // in the request's params, which outlive the context
+  std::optional<trace_context> trace_;
   int asked_ = 0;
 };
 

@@ -15,6 +15,7 @@
 #include <mcp/core/detail/uri_template.hpp>
 #include <mcp/core/jsonrpc.hpp>
 #include <mcp/core/message.hpp>
+#include <mcp/core/middleware.hpp>
 #include <mcp/core/metrics.hpp>
 #include <mcp/core/prompt.hpp>
 #include <mcp/core/resource.hpp>
@@ -212,6 +213,15 @@ class server {
   // tools/call) replaces it for every client. Built-in methods are set up the same way.
   void method(std::string name, method_handler handler);
 
+  // Adds a middleware at the end of the chain around every request (core/middleware.hpp): the
+  // first added runs first. Requests already running keep the chain they started with.
+  server& use(middleware m);
+
+  // Declares an extension in capabilities.extensions (initialize and server/discover) with its
+  // settings; declaring a name again replaces its settings. Handlers ask whether the client
+  // declared one with context::client_extension.
+  server& extension(std::string name, json settings = json::object());
+
   // Sends a notification to every initialized session and to every 2026-07-28 listen stream that
   // asked for it (list_changed, resources/updated). Returns once each has been handed its
   // message; a client that does not read holds up only the thread that sends to it.
@@ -244,6 +254,9 @@ class server {
                 std::string method, detail::request_params&& params, std::shared_ptr<const detail::method_entry> handler,
                 std::shared_ptr<const client_state> client, std::shared_ptr<detail::input_round> round,
                 const std::shared_ptr<outbound>& replies);
+  // The handler, inside the middleware chain when there is one.
+  void run_handler(context& ctx, const std::string& method, detail::request_params& params,
+                   const detail::method_entry& handler, detail::reply& out) const;
   // The error reply to a request whose handler threw; called in the catch block.
   json failure_reply(const detail::request_state& state, const std::string& method) const;
   // The end of every request: no progress may follow, its id is free again, then (unless it was
@@ -303,6 +316,9 @@ class server {
   server_options options_;
 
   mutable std::shared_mutex registry_mutex_;
+  std::shared_ptr<const std::vector<middleware>> middleware_;  // replaced whole by use()
+  std::atomic<bool> has_middleware_{false};
+  json extensions_ = json::object();
   std::map<std::string, std::shared_ptr<const detail::method_entry>, std::less<>> methods_;
   std::vector<std::shared_ptr<const detail::registered_tool>> tools_;  // in registration order
   std::map<std::string, std::shared_ptr<const detail::registered_tool>, std::less<>> tool_index_;  // by name

@@ -41,11 +41,16 @@ class reply {
     tree_ = nullptr;
     text_.value.clear();
     as_text_ = false;
+    tool_error_ = false;
   }
+  // Whether the answer is a tools/call result with isError (for middleware's outcome).
+  bool tool_error() const { return tool_error_; }
+  void set_tool_error(bool is_error) { tool_error_ = is_error; }
 
  private:
   bool text_allowed_;
   bool as_text_ = false;
+  bool tool_error_ = false;
   json tree_;
   reused_string text_;  // the thread's buffer: a result written as text costs no allocation
 };

@@ -127,6 +127,25 @@ inline void server::method(std::string name, method_handler handler) {
   methods_[std::move(name)] = std::move(entry);
 }
 
+inline server& server::use(middleware m) {
+  if (!m) throw definition_error("A middleware must be a callable, not empty");
+  std::unique_lock lock(registry_mutex_);
+  auto chain = middleware_ ? std::make_shared<std::vector<middleware>>(*middleware_)
+                           : std::make_shared<std::vector<middleware>>();
+  chain->push_back(std::move(m));
+  middleware_ = std::move(chain);
+  has_middleware_ = true;
+  return *this;
+}
+
+inline server& server::extension(std::string name, json settings) {
+  if (name.empty()) throw definition_error("An extension needs a name, such as io.modelcontextprotocol/ui");
+  if (!settings.is_object()) throw definition_error("The settings of extension '" + name + "' must be a JSON object");
+  std::unique_lock lock(registry_mutex_);
+  extensions_[std::move(name)] = std::move(settings);
+  return *this;
+}
+
 inline json server::capabilities() const {
   std::shared_lock lock(registry_mutex_);
   json caps{{"logging", json::object()}};
@@ -134,6 +153,7 @@ inline json server::capabilities() const {
   if (has_resources_) caps["resources"] = {{"subscribe", true}, {"listChanged", true}};
   if (has_prompts_) caps["prompts"] = {{"listChanged", true}};
   if (has_prompts_ || !templates_.empty()) caps["completions"] = json::object();
+  if (!extensions_.empty()) caps["extensions"] = extensions_;
   return caps;
 }
 
@@ -272,8 +292,21 @@ inline void server::dispatch(const std::shared_ptr<detail::session>& s, std::sha
     json error;  // the whole error message, when the handler failed
     if (!state->cancelled) {
       context ctx(s, state, replies, client, round);
+      ctx.set_meta(params.rest());
       try {
-        handler->call(ctx, params, out);
+        try {
+          run_handler(ctx, name, params, *handler, out);
+        } catch (const tool_error& e) {
+          // From a middleware (a tool catches its own): the isError result a tool's would be.
+          if (name != "tools/call") throw;
+          out.clear();
+          if (out.text_allowed()) {
+            detail::result_sink(out.text(), json()).text(e.what(), true);
+          } else {
+            detail::result_sink(out.tree(), json(), !client->stateless).text(e.what(), true);
+          }
+          out.set_tool_error(true);
+        }
         if (round) detail::check_round_ended(*round, name);  // a catch (...) around ctx.ask()?
         if (!out.is_text()) {
           json& result = out.tree();
@@ -305,6 +338,65 @@ inline void server::dispatch(const std::shared_ptr<detail::session>& s, std::sha
     s->run()(std::move(work));
   else
     work();
+}
+
+namespace detail {
+// How a request that threw went, as middleware sees it. Called in a catch block.
+inline void record_outcome(outcome& kind, int& code, std::string& message, std::string_view method) {
+  try {
+    throw;
+  } catch (const protocol_error& e) {
+    kind = outcome::protocol_error;
+    code = e.code();
+    message = e.what();
+  } catch (const missing_capability& e) {
+    kind = method == "tools/call" ? outcome::tool_error : outcome::protocol_error;
+    code = error_code::missing_required_client_capability;
+    message = e.what();
+  } catch (const tool_error& e) {
+    kind = method == "tools/call" ? outcome::tool_error : outcome::failed;
+    message = e.what();
+  } catch (const input_required&) {
+    kind = outcome::ok;  // answered with the questions for the client (2026-07-28)
+  } catch (const std::exception& e) {
+    kind = outcome::failed;
+    message = e.what();
+  } catch (...) {
+    kind = outcome::failed;
+  }
+}
+}  // namespace detail
+
+inline void server::run_handler(context& ctx, const std::string& method, detail::request_params& params,
+                                const detail::method_entry& handler, detail::reply& out) const {
+  if (!has_middleware_.load()) return handler.call(ctx, params, out);
+  std::shared_ptr<const std::vector<middleware>> chain;
+  {
+    std::shared_lock lock(registry_mutex_);
+    chain = middleware_;
+  }
+  request_info info(method, params, ctx);
+  // Link i of the chain; the link past the last is the handler.
+  std::function<void(std::size_t)> link = [&](std::size_t i) {
+    if (i == chain->size()) return handler.call(ctx, params, out);
+    bool called = false;
+    const std::function<void()> next = [&] {
+      if (called) throw std::logic_error("a middleware called next() twice for one request");
+      called = true;
+      try {
+        link(i + 1);
+      } catch (...) {
+        detail::record_outcome(info.outcome_, info.error_code_, info.error_message_, method);
+        throw;
+      }
+      info.outcome_ = out.tool_error() ? outcome::tool_error : outcome::ok;
+    };
+    (*chain)[i](info, next);
+    if (!called)
+      throw std::logic_error("a middleware returned without calling next() and without throwing: to answer early, "
+                             "throw mcp::protocol_error (or, for tools/call, mcp::tool_error)");
+  };
+  link(0);
 }
 
 inline json server::failure_reply(const detail::request_state& state, const std::string& method) const {
@@ -406,10 +498,12 @@ inline void server::call_tool(context& ctx, detail::request_params& params, deta
     detail::result_sink sink(out.text(), tool->def.output_schema);
     tool->run(*arguments, ctx, sink);
     is_error = sink.is_error();
+    out.set_tool_error(is_error);
   } else {
     detail::result_sink sink(out.tree(), tool->def.output_schema, !ctx.client().stateless);
     tool->run(*arguments, ctx, sink);
     is_error = sink.is_error();
+    out.set_tool_error(is_error);
   }
   tool->stats->record_call(
       std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start), is_error);

@@ -1,0 +1,196 @@
+// middleware: the seams a server in production uses, around a few small tools.
+//   - tracing: every request as a span, in the caller's trace when _meta carries a traceparent,
+//     written as OpenTelemetry-shaped JSON lines (--spans FILE);
+//   - an audit log: one JSON line per request with the caller, the outcome and the time (--audit FILE);
+//   - a per-caller rate limit on tool calls (--rate N calls per minute);
+//   - a deny list of tools (--deny NAME[,NAME...]): the model is told the tool is disabled;
+//   - an extension the server declares and detects in the client ("com.example/shout").
+// Serves stdio, or Streamable HTTP with --http HOST:PORT.
+#include <mcp/mcp.hpp>
+#include <mcp/transport/http.hpp>
+
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+
+namespace {
+
+struct echo_args {
+  std::string text;
+};
+MCP_STRUCT(echo_args, (text, "What to say back"));
+
+struct count_args {
+  int to = 3;
+};
+MCP_STRUCT(count_args, (to, "Count from 1 to this", mcp::minimum(1), mcp::maximum(20)));
+
+// JSON lines appended to a file by several request threads.
+class line_file {
+ public:
+  explicit line_file(const std::string& path) : out_(path, std::ios::app) {}
+  explicit operator bool() const { return out_.is_open(); }
+  void write(const mcp::json& line) {
+    std::lock_guard lock(mutex_);
+    out_ << line.dump() << '\n' << std::flush;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::ofstream out_;
+};
+
+long long unix_nanos(std::chrono::system_clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+}
+
+// A span as one OTLP/JSON span object (the shape of opentelemetry-proto's JSON encoding).
+mcp::json otlp_span(const mcp::span& s) {
+  mcp::json attributes = mcp::json::array();
+  for (const auto& [key, value] : s.attributes.items())
+    attributes.push_back({{"key", key},
+                          {"value", value.is_number_integer() ? mcp::json{{"intValue", std::to_string(value.get<long long>())}}
+                                                              : mcp::json{{"stringValue", value.is_string() ? value.get<std::string>() : value.dump()}}}});
+  mcp::json span{{"traceId", s.trace_id},
+                 {"spanId", s.span_id},
+                 {"name", s.name},
+                 {"kind", 2},  // SPAN_KIND_SERVER
+                 {"startTimeUnixNano", std::to_string(unix_nanos(s.start))},
+                 {"endTimeUnixNano", std::to_string(unix_nanos(s.end))},
+                 {"attributes", attributes},
+                 {"status", {{"code", s.ok ? 1 : 2}}}};
+  if (!s.parent_span_id.empty()) span["parentSpanId"] = s.parent_span_id;
+  if (!s.tracestate.empty()) span["traceState"] = s.tracestate;
+  return span;
+}
+
+// Who is calling: the client's name for now (an HTTP identity, when the server has one, is better).
+std::string caller_of(mcp::context& ctx) { return ctx.client().info.value("name", std::string("unknown")); }
+
+const char* to_string(mcp::outcome o) {
+  switch (o) {
+    case mcp::outcome::ok: return "ok";
+    case mcp::outcome::tool_error: return "tool_error";
+    case mcp::outcome::protocol_error: return "protocol_error";
+    case mcp::outcome::failed: return "failed";
+    case mcp::outcome::pending: break;
+  }
+  return "pending";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::optional<std::pair<std::string, unsigned short>> http_address;
+  std::string spans_path, audit_path;
+  std::set<std::string> denied;
+  int rate = 0;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (arg == "--http" && has_value) {
+      http_address = mcp::http::parse_host_port(argv[++i]);
+      if (!http_address) return std::cerr << "middleware: --http wants HOST:PORT, not '" << argv[i] << "'\n", 2;
+    } else if (arg == "--spans" && has_value) {
+      spans_path = argv[++i];
+    } else if (arg == "--audit" && has_value) {
+      audit_path = argv[++i];
+    } else if (arg == "--rate" && has_value) {
+      rate = std::atoi(argv[++i]);
+    } else if (arg == "--deny" && has_value) {
+      std::stringstream names(argv[++i]);
+      for (std::string name; std::getline(names, name, ',');) denied.insert(name);
+    } else {
+      std::ostream& out = arg == "--help" ? std::cout : std::cerr;
+      out << "Usage: middleware [--http HOST:PORT] [--spans FILE] [--audit FILE] [--rate N] [--deny NAME,...]\n";
+      return arg == "--help" ? 0 : 2;
+    }
+  }
+
+  mcp::server srv({.name = "middleware", .version = "1.0.0"});
+  srv.extension("com.example/shout", {{"version", 1}});
+
+  // The chain runs in this order: tracing first, so its span covers the rest.
+  line_file spans(spans_path.empty() ? "/dev/null" : spans_path);
+  if (!spans_path.empty()) srv.use(mcp::tracing({.on_end = [&](const mcp::span& s) { spans.write(otlp_span(s)); }}));
+
+  line_file audit(audit_path.empty() ? "/dev/null" : audit_path);
+  if (!audit_path.empty())
+    srv.use([&](mcp::request_info& r, const std::function<void()>& next) {
+      auto write = [&] {
+        audit.write({{"method", r.method()},
+                     {"tool", r.tool_name()},
+                     {"caller", caller_of(r.ctx())},
+                     {"outcome", to_string(r.outcome())},
+                     {"error_code", r.error_code()},
+                     {"micros", std::chrono::duration_cast<std::chrono::microseconds>(r.elapsed()).count()}});
+      };
+      try {
+        next();
+      } catch (...) {
+        write();
+        throw;
+      }
+      write();
+    });
+
+  if (!denied.empty())
+    srv.use([&](mcp::request_info& r, const std::function<void()>& next) {
+      if (denied.count(std::string(r.tool_name())))
+        throw mcp::tool_error("The tool '" + std::string(r.tool_name()) +
+                              "' is disabled on this server; use another tool or tell the user.");
+      next();
+    });
+
+  std::mutex rate_mutex;
+  std::map<std::string, std::vector<std::chrono::steady_clock::time_point>> calls;  // per caller, the last minute
+  if (rate > 0)
+    srv.use([&](mcp::request_info& r, const std::function<void()>& next) {
+      if (r.method() == "tools/call") {
+        const auto now = std::chrono::steady_clock::now();
+        std::lock_guard lock(rate_mutex);
+        auto& recent = calls[caller_of(r.ctx())];
+        recent.erase(std::remove_if(recent.begin(), recent.end(), [&](auto t) { return now - t > std::chrono::minutes(1); }),
+                     recent.end());
+        if (static_cast<int>(recent.size()) >= rate)
+          throw mcp::protocol_error(-32000, "Rate limit: at most " + std::to_string(rate) +
+                                                " tool calls a minute for each client; wait before calling again");
+        recent.push_back(now);
+      }
+      next();
+    });
+
+  srv.tool("echo", "Say the text back (in capitals for clients that declare com.example/shout).",
+           [](const echo_args& a, mcp::context& ctx) {
+             std::string text = a.text;
+             if (ctx.client_supports_extension("com.example/shout"))
+               for (auto& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+             return text;
+           });
+  srv.tool("count", "Count slowly, reporting progress.", [](const count_args& a, mcp::context& ctx) {
+    for (int i = 1; i <= a.to; ++i) {
+      ctx.progress(i, a.to);
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return "Counted to " + std::to_string(a.to) + ".";
+  });
+  srv.tool("trace_id", "The trace this call belongs to, as the server sees it.", [](mcp::context& ctx) {
+    return ctx.trace() ? ctx.trace()->trace_id : std::string("none");
+  });
+  srv.tool("delete_everything", "Deletes everything (denied by --deny in the tests).",
+           [] { return std::string("Deleted everything."); });
+
+  if (http_address) {
+    mcp::http::options options;
+    options.host = http_address->first;
+    options.port = http_address->second;
+    return mcp::http::serve(srv, options);
+  }
+  return mcp::serve_stdio(srv);
+}

@@ -1,0 +1,436 @@
+// Middleware, _meta and trace context, tracing spans, and extensions: first through the core's own
+// entry point (mcp::connection, in memory), then over real pipes and a real socket with the
+// middleware example, in both protocol eras.
+#include "catch.hpp"
+#include "http_client.hpp"
+#include "subprocess.hpp"
+
+#include <mcp/mcp.hpp>
+#include <mcp/testing.hpp>
+
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using mcp::json;
+using namespace std::chrono_literals;
+
+namespace mw {
+struct add_args {
+  int a = 0;
+  int b = 0;
+};
+MCP_STRUCT(add_args, (a, "First"), (b, "Second"));
+}  // namespace mw
+
+namespace {
+
+mcp::server_options quiet() {
+  mcp::server_options o;
+  o.log_sink = [](std::string_view) {};
+  o.serve_stateless = true;
+  return o;
+}
+
+// A server with one typed tool, one that fails, one that reads _meta, and one that reads the
+// client's extension settings.
+struct fixture {
+  mcp::server srv{mcp::server_info{"mw", "1"}, quiet()};
+  fixture() {
+    srv.tool("add", "Adds", [](const mw::add_args& a) { return a.a + a.b; });
+    srv.tool("broken", "Throws", []() -> std::string { throw std::runtime_error("disk on fire"); });
+    srv.tool("meta", "Echoes _meta", [](mcp::context& ctx) { return ctx.meta().dump(); });
+    srv.tool("ext", "Reads an extension", [](mcp::context& ctx) {
+      const json* settings = ctx.client_extension("com.example/x");
+      return settings ? settings->dump() : std::string("absent");
+    });
+  }
+};
+
+std::string text_of(const json& response) { return response["result"]["content"][0]["text"].get<std::string>(); }
+
+}  // namespace
+
+TEST_CASE("middleware: runs in the order added around the handler, and sees how the request went") {
+  fixture f;
+  std::vector<std::string> trail;
+  std::mutex m;
+  auto note = [&](std::string s) {
+    std::lock_guard lock(m);
+    trail.push_back(std::move(s));
+  };
+  auto outcome_name = [](mcp::outcome o) {
+    switch (o) {
+      case mcp::outcome::ok: return "ok";
+      case mcp::outcome::tool_error: return "tool_error";
+      case mcp::outcome::protocol_error: return "protocol_error";
+      case mcp::outcome::failed: return "failed";
+      default: return "pending";
+    }
+  };
+  f.srv.use([&](mcp::request_info& r, const std::function<void()>& next) {
+    note("a>" + std::string(r.method()) + ":" + std::string(r.tool_name()));
+    try {
+      next();
+    } catch (...) {
+      note(std::string("a! ") + outcome_name(r.outcome()) + " " + std::to_string(r.error_code()));
+      throw;
+    }
+    note(std::string("<a ") + outcome_name(r.outcome()));
+  });
+  f.srv.use([&](mcp::request_info& r, const std::function<void()>& next) {
+    CHECK(r.outcome() == mcp::outcome::pending);
+    note("b>");
+    next();
+    note("<b");
+  });
+  mcp::testing::client c(f.srv);
+  c.initialize();
+  trail.clear();
+
+  CHECK(text_of(c.request("tools/call", {{"name", "add"}, {"arguments", {{"a", 2}, {"b", 3}}}})).find('5') != std::string::npos);
+  CHECK(trail == std::vector<std::string>{"a>tools/call:add", "b>", "<b", "<a ok"});
+
+  trail.clear();  // the typed pipeline runs inside: a validation failure is the tool's isError result
+  auto refused = c.request("tools/call", {{"name", "add"}, {"arguments", {{"a", "two"}, {"b", 3}}}});
+  CHECK(refused["result"]["isError"] == true);
+  CHECK(trail == std::vector<std::string>{"a>tools/call:add", "b>", "<b", "<a tool_error"});
+
+  trail.clear();
+  CHECK(c.request("tools/call", {{"name", "broken"}, {"arguments", json::object()}})["result"]["isError"] == true);
+  CHECK(trail.back() == "<a tool_error");
+
+  trail.clear();  // a protocol error passes back through the chain as an exception
+  auto unknown = c.request("tools/call", {{"name", "nope"}, {"arguments", json::object()}});
+  CHECK(unknown["error"]["code"] == -32602);
+  CHECK(trail == std::vector<std::string>{"a>tools/call:nope", "b>", "a! protocol_error -32602"});
+
+  trail.clear();  // every method, not only tools/call
+  c.request("tools/list");
+  c.request("ping");
+  CHECK(trail == std::vector<std::string>{"a>tools/list:", "b>", "<b", "<a ok", "a>ping:", "b>", "<b", "<a ok"});
+
+  trail.clear();  // and 2026-07-28 requests on the same server (a connection of their own)
+  mcp::testing::client m2(f.srv);
+  auto modern = m2.stateless_request("tools/call", {{"name", "add"}, {"arguments", {{"a", 1}, {"b", 1}}}});
+  CHECK(modern["result"]["resultType"] == "complete");
+  CHECK(trail == std::vector<std::string>{"a>tools/call:add", "b>", "<b", "<a ok"});
+}
+
+TEST_CASE("middleware: answers early with a protocol error or a tool error, and misuse is an internal error") {
+  fixture f;
+  f.srv.use([](mcp::request_info& r, const std::function<void()>& next) {
+    if (r.tool_name() == "add" && r.params()["arguments"].value("a", 0) == 13)
+      throw mcp::tool_error("13 is unlucky here; pick another number.");
+    if (r.method() == "tools/list" && r.ctx().client().info.value("name", "") == "blocked")
+      throw mcp::protocol_error(-32000, "Rate limit: slow down");
+    if (r.tool_name() == "meta" && r.ctx().meta().contains("twice")) {
+      next();
+      next();
+      return;
+    }
+    if (r.tool_name() == "meta" && r.ctx().meta().contains("skip")) return;
+    next();
+  });
+  mcp::testing::client c(f.srv);
+  c.initialize();
+  auto unlucky = c.request("tools/call", {{"name", "add"}, {"arguments", {{"a", 13}, {"b", 0}}}});
+  CHECK(unlucky["result"]["isError"] == true);
+  CHECK(text_of(unlucky) == "13 is unlucky here; pick another number.");
+  CHECK(c.request("tools/call", {{"name", "add"}, {"arguments", {{"a", 12}, {"b", 0}}}})["result"].value("isError", false) == false);
+  // The same early tool error for a 2026-07-28 request (a tree, with its resultType).
+  mcp::testing::client m2(f.srv);
+  auto modern = m2.stateless_request("tools/call", {{"name", "add"}, {"arguments", {{"a", 13}, {"b", 0}}}});
+  CHECK(modern["result"]["isError"] == true);
+  CHECK(modern["result"]["resultType"] == "complete");
+
+  mcp::testing::client blocked(f.srv);
+  blocked.request("initialize", {{"protocolVersion", "2025-11-25"},
+                                 {"capabilities", json::object()},
+                                 {"clientInfo", {{"name", "blocked"}, {"version", "1"}}}});
+  blocked.notify("notifications/initialized");
+  auto limited = blocked.request("tools/list");
+  CHECK(limited["error"]["code"] == -32000);
+  CHECK(limited["error"]["message"] == "Rate limit: slow down");
+
+  auto twice = c.request("tools/call", {{"name", "meta"}, {"arguments", json::object()}, {"_meta", {{"twice", true}}}});
+  CHECK(twice["error"]["code"] == -32603);
+  auto skipped = c.request("tools/call", {{"name", "meta"}, {"arguments", json::object()}, {"_meta", {{"skip", true}}}});
+  CHECK(skipped["error"]["code"] == -32603);
+  CHECK_THROWS_AS(f.srv.use(nullptr), mcp::definition_error);
+}
+
+TEST_CASE("context: the request's _meta and its trace context reach the handler") {
+  fixture f;
+  mcp::testing::client c(f.srv);
+  c.initialize();
+  const std::string parent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+  auto r = c.request("tools/call", {{"name", "meta"}, {"arguments", json::object()},
+                                    {"_meta", {{"traceparent", parent}, {"tracestate", "k=v"}, {"progressToken", 7}}}});
+  json meta = json::parse(text_of(r));
+  CHECK(meta["traceparent"] == parent);
+  CHECK(meta["progressToken"] == 7);
+  CHECK(json::parse(text_of(c.request("tools/call", {{"name", "meta"}, {"arguments", json::object()}}))) == json::object());
+
+  auto t = mcp::trace_context::parse(parent, "k=v");
+  REQUIRE(t);
+  CHECK(t->trace_id == "0af7651916cd43dd8448eb211c80319c");
+  CHECK(t->parent_id == "b7ad6b7169203331");
+  CHECK(t->sampled());
+  CHECK(t->tracestate == "k=v");
+  for (const char* bad : {"", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331", "01-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+                          "00-00000000000000000000000000000000-b7ad6b7169203331-01",
+                          "00-0af7651916cd43dd8448eb211c80319c-0000000000000000-01",
+                          "00-0AF7651916CD43DD8448EB211C80319C-b7ad6b7169203331-01",
+                          "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-0g"})
+    CHECK_FALSE(mcp::trace_context::parse(bad));
+}
+
+TEST_CASE("tracing: a span per request, in the caller's trace, with the outcome") {
+  fixture f;
+  std::mutex m;
+  std::vector<mcp::span> started, ended;
+  f.srv.use(mcp::tracing({.on_start = [&](const mcp::span& s) { std::lock_guard l(m); started.push_back(s); },
+                          .on_end = [&](const mcp::span& s) { std::lock_guard l(m); ended.push_back(s); }}));
+  mcp::testing::client c(f.srv);
+  c.initialize();
+  c.request("tools/call", {{"name", "add"}, {"arguments", {{"a", 1}, {"b", 2}}},
+                           {"_meta", {{"traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}}}});
+  c.request("tools/call", {{"name", "broken"}, {"arguments", json::object()}});
+  c.request("tools/call", {{"name", "nope"}, {"arguments", json::object()}});
+  REQUIRE(started.size() == 3);
+  REQUIRE(ended.size() == 3);
+  CHECK(ended[0].name == "tools/call add");
+  CHECK(ended[0].trace_id == "0af7651916cd43dd8448eb211c80319c");
+  CHECK(ended[0].parent_span_id == "b7ad6b7169203331");
+  CHECK(ended[0].span_id.size() == 16);
+  CHECK(ended[0].span_id == started[0].span_id);
+  CHECK(ended[0].ok);
+  CHECK(ended[0].attributes["mcp.method.name"] == "tools/call");
+  CHECK(ended[0].attributes["gen_ai.tool.name"] == "add");
+  CHECK(ended[0].attributes["mcp.protocol.version"] == "2025-11-25");
+  CHECK(ended[0].end >= ended[0].start);
+  CHECK(ended[1].trace_id.size() == 32);  // a new trace starts here
+  CHECK(ended[1].trace_id != ended[0].trace_id);
+  CHECK(ended[1].parent_span_id.empty());
+  CHECK_FALSE(ended[1].ok);
+  CHECK(ended[1].attributes["error.type"] == "tool_error");
+  CHECK_FALSE(ended[2].ok);
+  CHECK(ended[2].attributes["rpc.jsonrpc.error_code"] == -32602);
+}
+
+TEST_CASE("extensions: declared in initialize and server/discover, detected in the client in both eras") {
+  fixture f;
+  f.srv.extension("com.example/x", {{"level", 2}});
+  CHECK_THROWS_AS(f.srv.extension("", json::object()), mcp::definition_error);
+  CHECK_THROWS_AS(f.srv.extension("com.example/y", json::array()), mcp::definition_error);
+
+  mcp::testing::client old(f.srv);
+  auto init = old.request("initialize", {{"protocolVersion", "2025-11-25"},
+                                         {"capabilities", {{"extensions", {{"com.example/x", {{"mode", "full"}}}}}}},
+                                         {"clientInfo", {{"name", "t"}, {"version", "1"}}}});
+  CHECK(init["result"]["capabilities"]["extensions"]["com.example/x"] == json{{"level", 2}});
+  old.notify("notifications/initialized");
+  CHECK(json::parse(text_of(old.request("tools/call", {{"name", "ext"}, {"arguments", json::object()}}))) ==
+        json{{"mode", "full"}});
+
+  mcp::testing::client plain(f.srv);
+  plain.initialize();
+  CHECK(text_of(plain.request("tools/call", {{"name", "ext"}, {"arguments", json::object()}})) == "absent");
+
+  mcp::testing::client modern(f.srv);
+  auto discovered = modern.stateless_request("server/discover");
+  CHECK(discovered["result"]["capabilities"]["extensions"]["com.example/x"] == json{{"level", 2}});
+  auto detected = modern.stateless_request("tools/call", {{"name", "ext"}, {"arguments", json::object()}},
+                                           {{"extensions", {{"com.example/x", json::object()}}}});
+  CHECK(text_of(detected) == "{}");
+  auto undeclared = modern.stateless_request("tools/call", {{"name", "ext"}, {"arguments", json::object()}});
+  CHECK(text_of(undeclared) == "absent");
+}
+
+#ifdef MCP_MIDDLEWARE_BINARY
+
+namespace {
+
+std::string scratch(const std::string& name) {
+  return std::string(MCP_TEST_BINARY_DIR) + "/scratch-mw-" + name + "-" + std::to_string(getpid()) + ".jsonl";
+}
+
+std::vector<json> json_lines(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<json> out;
+  for (std::string line; std::getline(in, line);) out.push_back(json::parse(line));
+  return out;
+}
+
+json call_params(const std::string& tool, json args, json meta = nullptr) {
+  json p{{"name", tool}, {"arguments", std::move(args)}};
+  if (!meta.is_null()) p["_meta"] = std::move(meta);
+  return p;
+}
+
+json modern_meta(json extra = json::object(), json caps = json::object()) {
+  extra["io.modelcontextprotocol/protocolVersion"] = "2026-07-28";
+  extra["io.modelcontextprotocol/clientCapabilities"] = std::move(caps);
+  extra["io.modelcontextprotocol/clientInfo"] = {{"name", "modern"}, {"version", "1"}};
+  return extra;
+}
+
+const char* parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+
+// What the suite checks of the example's files after each transport ran the same script.
+void check_files(const std::string& spans_path, const std::string& audit_path) {
+  auto audit = json_lines(audit_path);
+  auto spans = json_lines(spans_path);
+  REQUIRE(audit.size() == spans.size());
+  REQUIRE(audit.size() >= 6);
+  int ok = 0, tool_errors = 0, limited = 0, in_parent = 0;
+  for (const auto& a : audit) {
+    ok += a["outcome"] == "ok";
+    tool_errors += a["outcome"] == "tool_error";
+    limited += a["error_code"] == -32000;
+  }
+  for (const auto& s : spans) {
+    in_parent += s["traceId"] == "4bf92f3577b34da6a3ce929d0e0e4736" && s.value("parentSpanId", "") == "00f067aa0ba902b7";
+    CHECK(s["spanId"].get<std::string>().size() == 16);
+    CHECK(s["kind"] == 2);
+  }
+  CHECK(tool_errors == 1);  // the denied tool
+  CHECK(limited == 1);      // the fourth tool call of one client in a minute
+  CHECK(in_parent == 2);    // the two calls that carried a traceparent, one per era
+  CHECK(ok >= 4);
+}
+
+}  // namespace
+
+TEST_CASE("middleware example over real pipes: audit, deny list, rate limit, spans, extension, both eras") {
+  const auto spans = scratch("stdio-spans"), audit = scratch("stdio-audit");
+  std::remove(spans.c_str());
+  std::remove(audit.c_str());
+  {
+    test::subprocess p({MCP_MIDDLEWARE_BINARY, "--spans", spans, "--audit", audit, "--deny", "delete_everything", "--rate", "3"});
+    long long id = 0;
+    auto ask = [&](const std::string& method, json params) {
+      p.write_line(json{{"jsonrpc", "2.0"}, {"id", ++id}, {"method", method}, {"params", std::move(params)}}.dump());
+      auto line = p.read_line(10s);
+      REQUIRE(line);
+      json r = json::parse(*line);
+      REQUIRE(r["id"] == id);
+      return r;
+    };
+    auto init = ask("initialize", {{"protocolVersion", "2025-11-25"},
+                                   {"capabilities", {{"extensions", {{"com.example/shout", json::object()}}}}},
+                                   {"clientInfo", {{"name", "piped"}, {"version", "1"}}}});
+    CHECK(init["result"]["capabilities"]["extensions"].contains("com.example/shout"));
+    p.write_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+    CHECK(text_of(ask("tools/call", call_params("echo", {{"text", "hi"}}, {{"traceparent", parent}}))) == "HI");
+    CHECK(text_of(ask("tools/call", call_params("trace_id", json::object(), {{"traceparent", parent}}))) ==
+          "4bf92f3577b34da6a3ce929d0e0e4736");
+    auto denied = ask("tools/call", call_params("delete_everything", json::object()));
+    CHECK(denied["result"]["isError"] == true);
+    CHECK(text_of(denied).find("disabled") != std::string::npos);
+    CHECK(ask("tools/call", call_params("echo", {{"text", "x"}}))["result"].contains("content"));
+    CHECK(ask("tools/call", call_params("echo", {{"text", "y"}}))["error"]["code"] == -32000);  // 4th call of "piped"
+    p.close_stdin();
+    CHECK(p.wait(10s) == 0);
+  }
+  {  // 2026-07-28 requests on a pipe of their own (a 2025 session pins its connection): no extension declared
+    test::subprocess p({MCP_MIDDLEWARE_BINARY, "--spans", spans, "--audit", audit, "--deny", "delete_everything", "--rate", "3"});
+    p.write_line(json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/call"},
+                      {"params", call_params("echo", {{"text", "quiet"}}, modern_meta())}}.dump());
+    auto line = p.read_line(10s);
+    REQUIRE(line);
+    CHECK(text_of(json::parse(*line)) == "quiet");
+    p.close_stdin();
+    CHECK(p.wait(10s) == 0);
+  }
+  check_files(spans, audit);
+  std::remove(spans.c_str());
+  std::remove(audit.c_str());
+}
+
+TEST_CASE("middleware example over HTTP: the same seams through a session and 2026-07-28 requests") {
+  const auto spans = scratch("http-spans"), audit = scratch("http-audit");
+  std::remove(spans.c_str());
+  std::remove(audit.c_str());
+  unsigned short port = 0;
+  {
+    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+    socklen_t len = sizeof addr;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+    port = ntohs(addr.sin_port);
+    ::close(fd);
+  }
+  {
+    test::subprocess p({MCP_MIDDLEWARE_BINARY, "--http", "127.0.0.1:" + std::to_string(port), "--spans", spans, "--audit",
+                        audit, "--deny", "delete_everything", "--rate", "3"});
+    std::unique_ptr<test::http_connection> conn;
+    for (int i = 0; i < 250 && !conn; ++i) {
+      try {
+        conn = std::make_unique<test::http_connection>(port);
+      } catch (const std::runtime_error&) {
+        std::this_thread::sleep_for(20ms);
+      }
+    }
+    REQUIRE(conn);
+    std::string session;
+    long long id = 0;
+    auto post = [&](const std::string& method, json params, std::vector<test::header> extra = {}) {
+      std::vector<test::header> h = {{"Accept", "application/json, text/event-stream"}, {"Content-Type", "application/json"}};
+      if (!session.empty()) h.push_back({"Mcp-Session-Id", session});
+      for (auto& e : extra) h.push_back(std::move(e));
+      const json message{{"jsonrpc", "2.0"}, {"id", ++id}, {"method", method}, {"params", std::move(params)}};
+      conn->send(test::http_request("POST", "/mcp", message.dump(), h));
+      auto r = conn->read(5s);
+      INFO(r.body);
+      REQUIRE(r.status == 200);
+      if (auto sid = r.header("Mcp-Session-Id")) session = *sid;
+      json body = json::parse(r.body, nullptr, false);
+      if (body.is_discarded())  // an SSE stream: its last message is the response
+        for (const auto& e : r.events())
+          if (!e.data.empty()) body = json::parse(e.data);
+      return body;
+    };
+    auto init = post("initialize", {{"protocolVersion", "2025-11-25"},
+                                    {"capabilities", {{"extensions", {{"com.example/shout", json::object()}}}}},
+                                    {"clientInfo", {{"name", "http-client"}, {"version", "1"}}}});
+    CHECK(init["result"]["capabilities"]["extensions"].contains("com.example/shout"));
+    {
+      std::vector<test::header> h = {{"Accept", "application/json, text/event-stream"},
+                                     {"Content-Type", "application/json"},
+                                     {"Mcp-Session-Id", session}};
+      conn->send(test::http_request("POST", "/mcp", R"({"jsonrpc":"2.0","method":"notifications/initialized"})", h));
+      CHECK(conn->read(5s).status == 202);
+    }
+    const std::vector<test::header> v = {{"MCP-Protocol-Version", "2025-11-25"}};
+    CHECK(text_of(post("tools/call", call_params("echo", {{"text", "hi"}}, {{"traceparent", parent}}), v)) == "HI");
+    auto denied = post("tools/call", call_params("delete_everything", json::object()), v);
+    CHECK(denied["result"]["isError"] == true);
+    CHECK(post("tools/call", call_params("count", {{"to", 2}}), v)["result"].contains("content"));
+    CHECK(post("tools/call", call_params("trace_id", json::object()), v)["result"].contains("content"));
+    CHECK(post("tools/call", call_params("echo", {{"text", "y"}}), v)["error"]["code"] == -32000);
+    // 2026-07-28: no session, the headers that SEP-2243 asks for.
+    session.clear();
+    auto modern = post("tools/call", call_params("trace_id", json::object(), modern_meta({{"traceparent", parent}})),
+                       {{"MCP-Protocol-Version", "2026-07-28"}, {"Mcp-Method", "tools/call"}, {"Mcp-Name", "trace_id"}});
+    CHECK(text_of(modern) == "4bf92f3577b34da6a3ce929d0e0e4736");
+    p.signal(SIGTERM);
+    CHECK(p.wait(10s) == 0);
+  }
+  check_files(spans, audit);
+  std::remove(spans.c_str());
+  std::remove(audit.c_str());
+}
+
+#endif
