@@ -4,7 +4,8 @@
 //   - an audit log: one JSON line per request with the caller, the outcome and the time (--audit FILE);
 //   - a per-caller rate limit on tool calls (--rate N calls per minute);
 //   - a deny list of tools (--deny NAME[,NAME...]): the model is told the tool is disabled;
-//   - an extension the server declares and detects in the client ("com.example/shout").
+//   - an extension the server declares and detects in the client ("com.example/shout");
+//   - a hook on a client notification that logs to every session (server-wide logging).
 // Serves stdio, or Streamable HTTP with --http HOST:PORT.
 #include <mcp/mcp.hpp>
 #include <mcp/transport/http.hpp>
@@ -165,6 +166,10 @@ int main(int argc, char** argv) {
       }
       next();
     });
+
+  srv.on_notification("notifications/roots/list_changed", [&srv](const mcp::json&, const mcp::client_state& client) {
+    srv.log(mcp::log_level::info, "the roots of " + client.info.value("name", std::string("a client")) + " changed");
+  });
 
   srv.tool("echo", "Say the text back (in capitals for clients that declare com.example/shout).",
            [](const echo_args& a, mcp::context& ctx) {

@@ -6,7 +6,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <functional>
 #include <string>
+#include <vector>
 #include <string_view>
 
 namespace mcp {
@@ -36,6 +38,10 @@ struct resource_template_info {
   json annotations = nullptr;
   json icons = nullptr;
   json meta = nullptr;
+  // Optional: the resources of this family that exist now, listed by resources/list after the
+  // fixed ones (each URI must match the template; one that does not is left out and logged).
+  // Called for every resources/list, outside the server's locks; it may run concurrently.
+  std::function<std::vector<resource_info>()> list;
 };
 
 // Binary contents: a read handler returns this to answer with a base64 blob.

@@ -217,6 +217,18 @@ class server {
   // first added runs first. Requests already running keep the chain they started with.
   server& use(middleware m);
 
+  // Hooks. on_notification: called for each notification a client sends with this method (after
+  // the server's own handling of notifications/initialized and notifications/cancelled), e.g.
+  // notifications/roots/list_changed; it runs on the connection's reading thread, so keep it short.
+  // on_subscription: called when a client subscribes to (true) or unsubscribes from (false) a
+  // resource URI. Each call adds a hook; hooks run in the order added.
+  server& on_notification(std::string method, std::function<void(const json& params, const client_state& client)> fn);
+  server& on_subscription(std::function<void(const std::string& uri, bool subscribed)> fn);
+
+  // notifications/message to every initialized 2025-era session whose level lets it through (a
+  // 2026-07-28 client has no session: it gets logs inside its requests, through context::log).
+  void log(log_level level, json data, const std::string& logger = {});
+
   // Declares an extension in capabilities.extensions (initialize and server/discover) with its
   // settings; declaring a name again replaces its settings. Handlers ask whether the client
   // declared one with context::client_extension.
@@ -319,6 +331,9 @@ class server {
   std::shared_ptr<const std::vector<middleware>> middleware_;  // replaced whole by use()
   std::atomic<bool> has_middleware_{false};
   json extensions_ = json::object();
+  std::map<std::string, std::vector<std::function<void(const json&, const client_state&)>>, std::less<>>
+      notification_hooks_;
+  std::vector<std::function<void(const std::string&, bool)>> subscription_hooks_;
   std::map<std::string, std::shared_ptr<const detail::method_entry>, std::less<>> methods_;
   std::vector<std::shared_ptr<const detail::registered_tool>> tools_;  // in registration order
   std::map<std::string, std::shared_ptr<const detail::registered_tool>, std::less<>> tool_index_;  // by name

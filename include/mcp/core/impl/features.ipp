@@ -136,8 +136,29 @@ json server::list_page(const std::vector<Item>& items, const json& params, const
 }
 
 inline json server::list_resources(const json& params) const {
-  std::shared_lock lock(registry_mutex_);
-  return list_page(resources_, params, "resources", [](const resource_entry& r) { return detail::to_json(r.info); });
+  std::vector<std::shared_ptr<const resource_entry>> fixed;
+  std::vector<std::shared_ptr<const template_entry>> families;
+  {
+    std::shared_lock lock(registry_mutex_);
+    fixed = resources_;
+    for (const auto& t : templates_)
+      if (t->info.list) families.push_back(t);
+  }
+  if (families.empty()) return list_page(fixed, params, "resources", [](const resource_entry& r) { return detail::to_json(r.info); });
+  // The families' own lists, after the fixed resources (user code: no lock held).
+  std::vector<resource_info> listed;
+  for (const auto& t : families)
+    for (auto& r : t->info.list()) {
+      if (t->pattern.match(r.uri))
+        listed.push_back(std::move(r));
+      else
+        log_diagnostic("resources/list: '" + r.uri + "', listed by the template '" + t->info.uri_template +
+                       "', does not match it and is left out");
+    }
+  std::vector<const resource_info*> all;
+  for (const auto& r : fixed) all.push_back(&r->info);
+  for (const auto& r : listed) all.push_back(&r);
+  return list_page(all, params, "resources", [](const resource_info& r) { return detail::to_json(r); });
 }
 
 inline json server::list_resource_templates(const json& params) const {
@@ -177,6 +198,12 @@ inline json server::read_resource(context& ctx, const json& params) const {
 inline json server::subscription(context& ctx, const json& params, bool subscribe) const {
   const std::string uri = detail::required_string(params, "uri");
   if (const auto& s = ctx.session_) subscribe ? s->subscribe(uri) : s->unsubscribe(uri);
+  std::vector<std::function<void(const std::string&, bool)>> hooks;
+  {
+    std::shared_lock lock(registry_mutex_);
+    hooks = subscription_hooks_;
+  }
+  for (const auto& hook : hooks) hook(uri, subscribe);  // a hook that throws fails the request
   return json::object();
 }
 

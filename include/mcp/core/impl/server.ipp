@@ -138,6 +138,35 @@ inline server& server::use(middleware m) {
   return *this;
 }
 
+inline server& server::on_notification(std::string method,
+                                       std::function<void(const json& params, const client_state& client)> fn) {
+  if (!fn) throw definition_error("The hook for '" + method + "' must be a callable, not empty");
+  std::unique_lock lock(registry_mutex_);
+  notification_hooks_[std::move(method)].push_back(std::move(fn));
+  return *this;
+}
+
+inline server& server::on_subscription(std::function<void(const std::string& uri, bool subscribed)> fn) {
+  if (!fn) throw definition_error("A subscription hook must be a callable, not empty");
+  std::unique_lock lock(registry_mutex_);
+  subscription_hooks_.push_back(std::move(fn));
+  return *this;
+}
+
+inline void server::log(log_level level, json data, const std::string& logger) {
+  json params{{"level", to_string(level)}, {"data", std::move(data)}};
+  if (!logger.empty()) params["logger"] = logger;
+  const json message = jsonrpc::notification("notifications/message", std::move(params));
+  std::vector<std::shared_ptr<detail::session>> live;
+  {
+    std::lock_guard lock(sessions_mutex_);
+    for (auto& w : sessions_)
+      if (auto s = w.lock(); s && !s->closed() && s->client_ready() && !s->pinned_stateless() && level >= s->min_log_level())
+        live.push_back(std::move(s));
+  }
+  for (auto& s : live) s->out().send(message);
+}
+
 inline server& server::extension(std::string name, json settings) {
   if (name.empty()) throw definition_error("An extension needs a name, such as io.modelcontextprotocol/ui");
   if (!settings.is_object()) throw definition_error("The settings of extension '" + name + "' must be a JSON object");
@@ -221,7 +250,23 @@ inline void server::receive(const std::shared_ptr<detail::session>& s, message& 
     } else if (name == "notifications/initialized") {
       if (s->current_phase() == detail::session::phase::initialized) s->set_client_ready();
     }
-    return;  // unknown notifications are ignored
+    std::vector<std::function<void(const json&, const client_state&)>> hooks;
+    {
+      std::shared_lock lock(registry_mutex_);
+      if (auto it = notification_hooks_.find(name); it != notification_hooks_.end()) hooks = it->second;
+    }
+    if (!hooks.empty()) {
+      const json& p = params.tree();
+      const auto client = s->client_ptr();
+      for (const auto& hook : hooks) try {
+          hook(p, *client);
+        } catch (const std::exception& e) {
+          log_diagnostic("a hook for " + name + " threw: " + e.what());
+        } catch (...) {
+          log_diagnostic("a hook for " + name + " threw");
+        }
+    }
+    return;  // other notifications are ignored
   }
   if (!jsonrpc::is_valid_id(id)) return invalid(nullptr, "\"id\" must be a string or an integer");
   if (!params.is_object())

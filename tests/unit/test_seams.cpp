@@ -1,6 +1,7 @@
-// Middleware, _meta and trace context, tracing spans, and extensions: first through the core's own
-// entry point (mcp::connection, in memory), then over real pipes and a real socket with the
-// middleware example, in both protocol eras.
+// The seams a product uses: middleware, _meta and trace context, tracing spans, extensions and the
+// hooks (client notifications, subscriptions, listed template resources, server-wide logging).
+// First through the core's own entry point (mcp::connection, in memory), then over real pipes and
+// a real socket with the middleware example, in both protocol eras.
 #include "catch.hpp"
 #include "http_client.hpp"
 #include "subprocess.hpp"
@@ -10,6 +11,7 @@
 
 #include <fstream>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -255,6 +257,66 @@ TEST_CASE("extensions: declared in initialize and server/discover, detected in t
   CHECK(text_of(undeclared) == "absent");
 }
 
+TEST_CASE("hooks: client notifications, subscriptions, listed template resources, server-wide logs") {
+  fixture f;
+  std::vector<std::string> seen;
+  std::mutex m;
+  f.srv.on_notification("notifications/roots/list_changed", [&](const json&, const mcp::client_state& client) {
+    std::lock_guard l(m);
+    seen.push_back("roots changed for " + client.info.value("name", std::string("?")));
+  });
+  f.srv.on_notification("notifications/initialized", [&](const json&, const mcp::client_state&) {
+    std::lock_guard l(m);
+    seen.push_back("initialized");
+  });
+  f.srv.on_notification("notifications/custom", [&](const json& params, const mcp::client_state&) {
+    std::lock_guard l(m);
+    seen.push_back("custom " + params.dump());
+  });
+  f.srv.on_subscription([&](const std::string& uri, bool on) {
+    std::lock_guard l(m);
+    seen.push_back((on ? "+" : "-") + uri);
+  });
+  CHECK_THROWS_AS(f.srv.on_subscription(nullptr), mcp::definition_error);
+  f.srv.resource({.uri = "memo://fixed", .name = "fixed"}, [] { return std::string("fixed"); });
+  mcp::resource_template_info family{.uri_template = "memo://item/{id}", .name = "items"};
+  family.list = [] {
+    return std::vector<mcp::resource_info>{{.uri = "memo://item/1", .name = "one"},
+                                           {.uri = "memo://item/2", .name = "two"},
+                                           {.uri = "other://3", .name = "stray"}};
+  };
+  f.srv.resource_template(family, [](const std::map<std::string, std::string>& v) { return "item " + v.at("id"); });
+
+  mcp::testing::client c(f.srv);
+  c.initialize();
+  c.notify("notifications/roots/list_changed");
+  c.notify("notifications/custom", {{"k", 1}});
+  c.request("resources/subscribe", {{"uri", "memo://item/1"}});
+  c.request("resources/unsubscribe", {{"uri", "memo://item/1"}});
+  CHECK(seen == std::vector<std::string>{"initialized", "roots changed for mcp-test-client", "custom {\"k\":1}",
+                                         "+memo://item/1", "-memo://item/1"});
+
+  std::set<std::string> uris;
+  const json listed = c.result("resources/list");
+  for (const auto& r : listed["resources"]) uris.insert(r["uri"].get<std::string>());
+  CHECK(uris == std::set<std::string>{"memo://fixed", "memo://item/1", "memo://item/2"});
+
+  // Server-wide logs: to initialized sessions at or above their level, not to others.
+  mcp::testing::client quiet(f.srv);
+  quiet.initialize();
+  quiet.request("logging/setLevel", {{"level", "error"}});
+  mcp::testing::client fresh(f.srv);  // never initialized
+  fresh.request("ping");
+  f.srv.log(mcp::log_level::warning, {{"disk", "low"}}, "ops");
+  auto got = c.messages().take([](const json& msg) { return msg.value("method", "") == "notifications/message"; }, 2s);
+  REQUIRE(got);
+  CHECK((*got)["params"] == json{{"level", "warning"}, {"data", {{"disk", "low"}}}, {"logger", "ops"}});
+  CHECK_FALSE(quiet.messages().take([](const json& msg) { return msg.value("method", "") == "notifications/message"; }, 100ms));
+  CHECK_FALSE(fresh.messages().take([](const json& msg) { return msg.value("method", "") == "notifications/message"; }, 100ms));
+  f.srv.log(mcp::log_level::critical, "fire");
+  CHECK(quiet.messages().take([](const json& msg) { return msg.value("method", "") == "notifications/message"; }, 2s));
+}
+
 #ifdef MCP_MIDDLEWARE_BINARY
 
 namespace {
@@ -336,6 +398,11 @@ TEST_CASE("middleware example over real pipes: audit, deny list, rate limit, spa
     auto denied = ask("tools/call", call_params("delete_everything", json::object()));
     CHECK(denied["result"]["isError"] == true);
     CHECK(text_of(denied).find("disabled") != std::string::npos);
+    // A client notification reaches its hook, which logs to every session.
+    p.write_line(R"({"jsonrpc":"2.0","method":"notifications/roots/list_changed"})");
+    auto logged = p.read_line(10s);
+    REQUIRE(logged);
+    CHECK(json::parse(*logged)["params"]["data"] == "the roots of piped changed");
     CHECK(ask("tools/call", call_params("echo", {{"text", "x"}}))["result"].contains("content"));
     CHECK(ask("tools/call", call_params("echo", {{"text", "y"}}))["error"]["code"] == -32000);  // 4th call of "piped"
     p.close_stdin();
