@@ -39,6 +39,10 @@ void add_submit_finding(mcp::server& srv) {
 #include "snippets/tour_runtime_schema.inc"
 }
 
+void add_seams(mcp::server& srv) {
+#include "snippets/tour_middleware.inc"
+}
+
 std::pair<mcp::tool_options, mcp::tool_options> markdown_and_count() {
 #include "snippets/tour_markdown.inc"
   return {markdown, count};
@@ -193,6 +197,26 @@ TEST_CASE("README tour: the context asks, reports progress and logs", "[readme]"
   }
   CHECK(progressed);
   CHECK(logged);
+}
+
+TEST_CASE("README tour: middleware, an extension and a hook", "[readme]") {
+  mcp::server srv({"notes", "1.0.0"});
+  notebook nb;
+  nb.notes = {{"a", "1"}};
+  add_clear_notes(srv, nb);
+  add_seams(srv);
+  mcp::testing::client plain(srv);
+  json init = plain.initialize();
+  CHECK(init["capabilities"]["extensions"].contains("com.example/admin"));
+  json refused = plain.call_tool("clear_notes");
+  CHECK(refused["isError"] == true);
+  CHECK(text_of(refused) == "clear_notes is for admin clients only.");
+  CHECK(nb.notes.size() == 1);
+  plain.notify("notifications/roots/list_changed");
+  auto logged = plain.messages().take([](const json& m) { return m.value("method", "") == "notifications/message"; },
+                                      std::chrono::seconds(2));
+  REQUIRE(logged);
+  CHECK((*logged)["params"]["data"] == "roots changed for mcp-test-client");
 }
 
 TEST_CASE("README tour: a runtime-schema tool validates like a typed one", "[readme]") {
