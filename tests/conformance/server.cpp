@@ -1,8 +1,9 @@
 // The server the official MCP conformance suite runs against: the fixtures every SDK's test server
 // exposes (tools, resources, a template, prompts, completion, logging), written with the SDK's
 // public API only. Over Streamable HTTP with --http HOST:PORT (what the suite needs), else stdio.
-#include <mcp/transport/http.hpp>
+#include <mcp/core/skills.hpp>
 #include <mcp/mcp.hpp>
+#include <mcp/transport/http.hpp>
 
 #include <chrono>
 #include <cstdlib>
@@ -490,6 +491,8 @@ int main(int argc, char** argv) {
   conformance::add_whoami_tool(srv);
   conformance::add_resources(srv);
   conformance::add_prompts(srv);
+  // The skills extension (SEP-2640): the suite's sep-2640-skills-* scenarios read these.
+  mcp::serve_skills(srv, MCP_CONFORMANCE_SKILLS_DIR, true);
 
   if (http_address.empty()) return mcp::serve_stdio(srv);
   auto where = mcp::http::parse_host_port(http_address);

@@ -32,7 +32,8 @@ inline bool removed_in_stateless(std::string_view method) {
 
 inline bool cacheable(std::string_view method) {
   return method == "server/discover" || method == "tools/list" || method == "prompts/list" ||
-         method == "resources/list" || method == "resources/templates/list" || method == "resources/read";
+         method == "resources/list" || method == "resources/templates/list" || method == "resources/read" ||
+         method == "skills/list" || method == "skills/get";  // the skills extension (SEP-2640)
 }
 
 // Only these may answer input_required.
