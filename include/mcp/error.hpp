@@ -37,6 +37,9 @@ inline constexpr int missing_required_client_capability = -32021; // data.requir
                                                                   // code of the tool_error ctx.ask() throws
                                                                   // when the client lacks the capability
 inline constexpr int unsupported_protocol_version = -32022;       // data.supported, data.requested
+// The SDK's choice in the implementation-defined range
+inline constexpr int insufficient_scope = -32003;  // the caller lacks a scope the tool requires; data.requiredScopes,
+                                                   // data.missingScopes. Over HTTP: 403 with an RFC 6750 challenge
 
 // The SDK's own; never sent to a peer as a JSON-RPC code.
 inline constexpr int tool_failed = 1;         // tool_error: the tool reports a failure to the model (isError result)

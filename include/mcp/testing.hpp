@@ -107,7 +107,9 @@ class client {
   void notify(const std::string& method, json params = nullptr) { send(jsonrpc::notification(method, std::move(params))); }
   // Any JSON value as a message, sent as its text: the road every transport's messages take.
   void send(const json& message) { send_text(detail::to_json_text(message)); }
-  void send_text(std::string_view text) { connection_.receive(text); }
+  void send_text(std::string_view text) { connection_.receive_from(caller_, text); }
+  // What follows is sent as `who` (as a transport that authenticated it would); null: nobody.
+  void set_caller(std::shared_ptr<const identity> who) { caller_ = std::move(who); }
 
   // initialize + notifications/initialized; returns the initialize result.
   json initialize(const std::string& version = "2025-11-25", json capabilities = json::object()) {
@@ -142,6 +144,7 @@ class client {
  private:
   std::shared_ptr<inbox> inbox_;
   mcp::connection connection_;
+  std::shared_ptr<const identity> caller_;
   long long next_id_ = 1;
 };
 

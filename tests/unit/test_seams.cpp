@@ -9,6 +9,7 @@
 #include <mcp/mcp.hpp>
 #include <mcp/testing.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <mutex>
 #include <set>
@@ -315,6 +316,69 @@ TEST_CASE("hooks: client notifications, subscriptions, listed template resources
   CHECK_FALSE(fresh.messages().take([](const json& msg) { return msg.value("method", "") == "notifications/message"; }, 100ms));
   f.srv.log(mcp::log_level::critical, "fire");
   CHECK(quiet.messages().take([](const json& msg) { return msg.value("method", "") == "notifications/message"; }, 2s));
+}
+
+TEST_CASE("identity: the caller reaches handlers and middleware; tools with scopes are hidden and refused") {
+  fixture f;
+  mcp::tool_options admin;
+  admin.scopes = {"notes:write", "notes:admin"};
+  f.srv.tool("wipe", "Needs two scopes", [](mcp::context& ctx) { return "wiped by " + ctx.caller()->subject; }, admin);
+  std::vector<std::string> subjects;
+  f.srv.use([&](mcp::request_info& r, const std::function<void()>& next) {
+    subjects.push_back(r.ctx().caller() ? r.ctx().caller()->subject : "-");
+    next();
+  });
+  auto names = [](const json& list) {
+    std::set<std::string> out;
+    for (const auto& t : list["tools"]) out.insert(t["name"].get<std::string>());
+    return out;
+  };
+  auto who = [](std::string subject, std::vector<std::string> scopes) {
+    auto id = std::make_shared<mcp::identity>();
+    id->subject = std::move(subject);
+    id->scopes = std::move(scopes);
+    return std::shared_ptr<const mcp::identity>(id);
+  };
+
+  mcp::testing::client reader(f.srv);
+  reader.set_caller(who("ann", {"notes:write"}));
+  reader.initialize();
+  CHECK_FALSE(names(reader.result("tools/list")).count("wipe"));
+  CHECK(names(reader.result("tools/list")).count("add"));
+  auto refused = reader.request("tools/call", {{"name", "wipe"}, {"arguments", json::object()}});
+  CHECK(refused["error"]["code"] == mcp::error_code::insufficient_scope);
+  CHECK(refused["error"]["data"]["missingScopes"] == json{"notes:admin"});
+  CHECK(refused["error"]["data"]["requiredScopes"] == json{"notes:write", "notes:admin"});
+  CHECK(refused["error"]["message"].get<std::string>().find("notes:admin") != std::string::npos);
+
+  mcp::testing::client boss(f.srv);
+  boss.set_caller(who("bob", {"notes:admin", "notes:write"}));
+  boss.initialize();
+  CHECK(names(boss.result("tools/list")).count("wipe"));
+  CHECK(text_of(boss.request("tools/call", {{"name", "wipe"}, {"arguments", json::object()}})) == "wiped by bob");
+  // In a 2026-07-28 request too.
+  mcp::testing::client modern(f.srv);
+  modern.set_caller(who("cy", {}));
+  CHECK(modern.stateless_request("tools/call", {{"name", "wipe"}, {"arguments", json::object()}})["error"]["code"] ==
+        mcp::error_code::insufficient_scope);
+
+  // No caller (stdio, HTTP without auth): not checked.
+  mcp::testing::client local(f.srv);
+  local.initialize();
+  CHECK(names(local.result("tools/list")).count("wipe"));
+  CHECK(std::find(subjects.begin(), subjects.end(), "ann") != subjects.end());
+  CHECK(std::find(subjects.begin(), subjects.end(), "-") != subjects.end());
+
+  // What an authenticating transport asks before it runs a call (HTTP answers 403 with it).
+  auto m = mcp::message::read(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"wipe","arguments":{}}})");
+  mcp::testing::client probe(f.srv);
+  CHECK_FALSE(probe.connection().check_access(m));
+  m.set_caller(who("ann", {"notes:write"}));
+  auto denied = probe.connection().check_access(m);
+  REQUIRE(denied);
+  CHECK(denied->code() == mcp::error_code::insufficient_scope);
+  m.set_caller(who("bob", {"notes:admin", "notes:write"}));
+  CHECK_FALSE(probe.connection().check_access(m));
 }
 
 #ifdef MCP_MIDDLEWARE_BINARY

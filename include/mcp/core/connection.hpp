@@ -50,6 +50,13 @@ class connection {
     message m = message::read(text, srv_.options().max_json_depth);
     srv_.receive(session_, m, replies ? replies : session_->out_ptr());
   }
+  // The same for text from a caller the transport authenticated (its handler sees context::caller()).
+  void receive_from(std::shared_ptr<const identity> caller, std::string_view text,
+                    const std::shared_ptr<outbound>& replies = nullptr) {
+    message m = message::read(text, srv_.options().max_json_depth);
+    m.set_caller(std::move(caller));
+    srv_.receive(session_, m, replies ? replies : session_->out_ptr());
+  }
   // The same for a message the transport has read itself with message::read (to look at it first).
   void receive(message m, const std::shared_ptr<outbound>& replies = nullptr) {
     srv_.receive(session_, m, replies ? replies : session_->out_ptr());
@@ -64,6 +71,11 @@ class connection {
   std::optional<protocol_error> check_stateless(const message& m, const header_lookup& headers) const {
     return srv_.check_stateless(m, &headers);
   }
+
+  // For transports that authenticate (HTTP answers 403 with a scope challenge before it runs the
+  // request): the refusal receive() would answer a message from m.caller() with, for a tools/call
+  // of a tool whose scopes the caller lacks (error_code::insufficient_scope); nullopt otherwise.
+  std::optional<protocol_error> check_access(const message& m) const { return srv_.check_access(m); }
 
   // A 2025-era client served without sessions (HTTP stateless mode): requests run as if initialized
   // with `protocol_version`, the client's capabilities unknown, so nothing can be asked of it.

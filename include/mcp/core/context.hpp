@@ -128,6 +128,8 @@ class context {
   // it and return early; whatever they return is then dropped.
   bool cancelled() const { return request_->cancelled.load(); }
   const client_state& client() const { return *client_; }
+  // Who is calling, when the transport authenticated the caller (HTTP with an auth hook), else null.
+  const identity* caller() const { return request_->caller.get(); }
   // The request's params._meta as sent (an empty object when it has none).
   const json& meta() const {
     static const json none = json::object();

@@ -8,6 +8,7 @@
 
 #include <mcp/core/detail/request_params.hpp>
 #include <mcp/core/detail/stateless_rules.hpp>
+#include <mcp/core/identity.hpp>
 #include <mcp/core/jsonrpc.hpp>
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/json/json.hpp>
@@ -15,6 +16,7 @@
 #include <cstddef>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -55,6 +57,11 @@ class message {
   // Whether params._meta carries a protocol version: the claim of a 2026-07-28 request.
   bool claims_stateless() const { return detail::claims_stateless(params_.rest()); }
 
+  // Who sent it, when the transport authenticated the sender (null: nobody was asked). A request's
+  // handler sees it as context::caller(); tools with required scopes check it.
+  const std::shared_ptr<const identity>& caller() const { return caller_; }
+  void set_caller(std::shared_ptr<const identity> who) { caller_ = std::move(who); }
+
  private:
   friend class server;
   static json too_deep_error(std::size_t max_depth);
@@ -67,6 +74,7 @@ class message {
   bool has_params_ = false, has_result_ = false, has_error_ = false;
   json id_, result_, error_;
   detail::request_params params_;
+  std::shared_ptr<const identity> caller_;
   std::string method_;
 };
 

@@ -109,6 +109,10 @@ struct tool_definition {
   annotations hints;
   json icons = nullptr;
   json meta = nullptr;
+  // Scopes a caller must have (identity::scopes) to see this tool in tools/list and to call it. A
+  // request whose transport authenticated nobody (stdio; HTTP without an auth hook) has no caller
+  // and is not checked: require scopes where callers authenticate.
+  std::vector<std::string> scopes;
   // Returns a CallToolResult. Argument problems and handler failures are isError results, not
   // throws. Runs concurrently with other handlers, this one included.
   std::function<json(const json& arguments, context&)> invoke;
@@ -247,6 +251,8 @@ class server {
   void receive(const std::shared_ptr<detail::session>& s, message& m, const std::shared_ptr<outbound>& replies);
   // The checks a 2026-07-28 request passes before its handler runs (connection::check_stateless).
   std::optional<protocol_error> check_stateless(const message& m, const header_lookup* headers) const;
+  // connection::check_access.
+  std::optional<protocol_error> check_access(const message& m) const;
   // The _meta envelope (-32602), the protocol version (-32022), the method (-32601).
   std::optional<protocol_error> check_stateless_request(std::string_view method, const json& params) const;
   void log_diagnostic(std::string_view text) const { detail::log_diagnostic(options_, text); }
@@ -256,11 +262,14 @@ class server {
 
   void add_tool(tool_definition tool, detail::tool_runner run, std::shared_ptr<detail::tool_stats> stats);
   json initialize(const std::shared_ptr<detail::session>& s, const json& params);
-  json list_tools(const json& params, bool stateless) const;
+  json list_tools(const json& params, bool stateless, const identity* caller) const;
+  // The error a tools/call for `tool` by `caller` gets when the caller lacks one of its scopes.
+  std::optional<protocol_error> check_scopes(const detail::registered_tool& tool, const identity* caller) const;
   void call_tool(context& ctx, detail::request_params& params, detail::reply& out) const;
   std::shared_ptr<const detail::registered_tool> find_tool(std::string_view name) const;
   void run_request(const std::shared_ptr<detail::session>& s, json id, std::string method,
-                   detail::request_params&& params, const std::shared_ptr<outbound>& replies);
+                   detail::request_params&& params, std::shared_ptr<const identity> caller,
+                   const std::shared_ptr<outbound>& replies);
   // Runs a handler (now, or on the connection's executor when slow) and sends its reply.
   void dispatch(const std::shared_ptr<detail::session>& s, std::shared_ptr<detail::request_state> state,
                 std::string method, detail::request_params&& params, std::shared_ptr<const detail::method_entry> handler,
@@ -280,7 +289,8 @@ class server {
   bool serves_modern(const detail::session& s, const std::string& method, const json& params) const;
   // The 2026-07-28 path (impl/stateless.ipp).
   void run_stateless_request(const std::shared_ptr<detail::session>& s, json id, std::string method,
-                             detail::request_params&& params, const std::shared_ptr<outbound>& replies);
+                             detail::request_params&& params, std::shared_ptr<const identity> caller,
+                             const std::shared_ptr<outbound>& replies);
   json finish_stateless(const std::string& method, const json& params, json result) const;
   json input_required_result(const std::string& method, const json& params, detail::input_required asked,
                              const detail::input_round& round) const;

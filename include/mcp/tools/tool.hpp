@@ -211,6 +211,7 @@ inline pipeline_settings prepare_tool(tool_definition& def, std::string name, st
   def.hints = options.hints;
   def.icons = options.icons;
   def.meta = options.meta;
+  def.scopes = options.scopes;
   return s;
 }
 

@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mcp {
 inline namespace v0 {
@@ -43,6 +44,8 @@ struct tool_options {
   std::optional<bool> validate_output;   // default: the server's policy
   std::size_t text_budget = 0;           // bytes of text before truncation; 0 = no limit
   std::string truncation_hint = "narrow the request to see the rest";
+  // Scopes a caller needs for this tool (see tool_definition::scopes).
+  std::vector<std::string> scopes;
 };
 
 namespace detail {

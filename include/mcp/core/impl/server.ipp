@@ -272,8 +272,8 @@ inline void server::receive(const std::shared_ptr<detail::session>& s, message& 
   if (!params.is_object())
     return void(replies->send(jsonrpc::error(id, error_code::invalid_params, "Invalid params: \"params\" must be an object")));
   if (options_.serve_stateless && serves_modern(*s, name, params.rest()))
-    return run_stateless_request(s, std::move(m.id_), std::move(name), std::move(params), replies);
-  run_request(s, std::move(m.id_), std::move(name), std::move(params), replies);
+    return run_stateless_request(s, std::move(m.id_), std::move(name), std::move(params), std::move(m.caller_), replies);
+  run_request(s, std::move(m.id_), std::move(name), std::move(params), std::move(m.caller_), replies);
 }
 
 inline bool server::serves_modern(const detail::session& s, const std::string& method, const json& params) const {
@@ -286,7 +286,8 @@ inline bool server::serves_modern(const detail::session& s, const std::string& m
 }
 
 inline void server::run_request(const std::shared_ptr<detail::session>& s, json id, std::string name,
-                                detail::request_params&& params, const std::shared_ptr<outbound>& replies) {
+                                detail::request_params&& params, std::shared_ptr<const identity> caller,
+                                const std::shared_ptr<outbound>& replies) {
   if (name == "initialize" && s->pinned_stateless()) {
     // The connection already speaks 2026-07-28; say which versions it can have.
     json supported = json::array();
@@ -320,6 +321,7 @@ inline void server::run_request(const std::shared_ptr<detail::session>& s, json 
   if (!state)
     return replies->send(jsonrpc::error(id, error_code::invalid_request,
                                         "Invalid request: id " + id.dump() + " is already in use by a request in flight"));
+  state->caller = std::move(caller);
   dispatch(s, std::move(state), std::move(name), std::move(params), std::move(handler), s->client_ptr(), nullptr, replies);
 }
 
@@ -511,10 +513,40 @@ inline json server::initialize(const std::shared_ptr<detail::session>& s, const 
   return result;
 }
 
-inline json server::list_tools(const json& params, bool stateless) const {
+inline json server::list_tools(const json& params, bool stateless, const identity* caller) const {
+  auto describe = [stateless](const detail::registered_tool& t) { return stateless ? t.listed_stateless : t.listed; };
   std::shared_lock lock(registry_mutex_);
-  return list_page(tools_, params, "tools",
-                   [stateless](const detail::registered_tool& t) { return stateless ? t.listed_stateless : t.listed; });
+  if (!caller) return list_page(tools_, params, "tools", describe);
+  // Lists may vary by authorization: a caller sees the tools it may call.
+  std::vector<const detail::registered_tool*> allowed;
+  for (const auto& t : tools_)
+    if (caller->missing(t->def.scopes).empty()) allowed.push_back(t.get());
+  return list_page(allowed, params, "tools", describe);
+}
+
+inline std::optional<protocol_error> server::check_scopes(const detail::registered_tool& tool, const identity* caller) const {
+  if (!caller || tool.def.scopes.empty()) return std::nullopt;
+  auto missing = caller->missing(tool.def.scopes);
+  if (missing.empty()) return std::nullopt;
+  std::string names;
+  for (const auto& s : missing) names += (names.empty() ? "" : " ") + s;
+  return protocol_error(error_code::insufficient_scope,
+                        "Forbidden: the tool '" + tool.def.name + "' needs the scope" + (missing.size() > 1 ? "s " : " ") +
+                            names + ", which this caller's token does not grant",
+                        json{{"requiredScopes", tool.def.scopes}, {"missingScopes", missing}});
+}
+
+inline std::optional<protocol_error> server::check_access(const message& m) const {
+  if (!m.caller_ || m.method() != "tools/call") return std::nullopt;
+  const std::string* name = m.params_.name();
+  if (!name) {
+    const json& rest = m.params_.rest();
+    auto n = rest.find("name");
+    if (n == rest.end() || !n->is_string()) return std::nullopt;
+    name = &n->get_ref<const std::string&>();
+  }
+  auto tool = find_tool(*name);
+  return tool ? check_scopes(*tool, m.caller_.get()) : std::nullopt;
 }
 
 inline void server::call_tool(context& ctx, detail::request_params& params, detail::reply& out) const {
@@ -537,6 +569,7 @@ inline void server::call_tool(context& ctx, detail::request_params& params, deta
     throw protocol_error(error_code::invalid_params, "Unknown tool: '" + *name + "'. Available tools: " +
                                                          (known.empty() ? "none" : known));
   }
+  if (auto refusal = check_scopes(*tool, ctx.caller())) throw *refusal;
   const auto start = std::chrono::steady_clock::now();
   bool is_error;
   if (out.text_allowed()) {  // a 2025-era client: the CallToolResult it receives, written as text
@@ -573,7 +606,8 @@ inline void server::install_builtin_methods() {
         slow});
   };
   add("ping", false, [](context&, const json&) { return json::object(); });
-  add("tools/list", false, [this](context& ctx, const json& p) { return list_tools(p, ctx.client().stateless); });
+  add("tools/list", false,
+      [this](context& ctx, const json& p) { return list_tools(p, ctx.client().stateless, ctx.caller()); });
   methods_["tools/call"] = std::make_shared<const detail::method_entry>(detail::method_entry{
       [this](context& ctx, detail::request_params& p, detail::reply& out) { call_tool(ctx, p, out); }, true});
   add("resources/list", false, [this](context&, const json& p) { return list_resources(p); });
