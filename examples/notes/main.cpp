@@ -13,79 +13,34 @@
 
 namespace notes {
 
+// Each field is declared once: (type, name, "description", constraints...). A field is required
+// unless it is a std::optional or has an mcp::default_value.
 enum class note_visibility { private_, team };
 MCP_ENUM(note_visibility, (private_, "private", "Only you"), (team, "team", "Everyone on the team"));
-
-struct create_note_args {
-  std::string title;
-  std::string body;
-  note_visibility visibility = note_visibility::team;
-};
-MCP_STRUCT(create_note_args,
-           (title, "Unique title for the new note", mcp::min_length(3), mcp::max_length(80)),
-           (body, "Note body, plain text or Markdown"),
-           (visibility, "Who can see the note"));
-
-struct update_note_args {
-  std::string title;
-  std::string body;
-};
-MCP_STRUCT(update_note_args,
-           (title, "Title of an existing note", mcp::min_length(1)),
-           (body, "The new body; replaces the old one entirely"));
-
-struct title_arg {
-  std::string title;
-};
-MCP_STRUCT(title_arg, (title, "Exact title of an existing note", mcp::min_length(1)));
-
-struct search_args {
-  std::string query;
-  int limit = 5;
-  std::optional<std::string> cursor;
-};
-MCP_STRUCT(search_args,
-           (query, "Words to look for in titles and bodies (case-insensitive; every word must appear)", mcp::min_length(1)),
-           (limit, "Notes per page", mcp::minimum(1), mcp::maximum(50)),
-           (cursor, "next_cursor from the previous page of the same query"));
-
-struct note_hit {
-  std::string title;
-  std::string visibility;
-  std::string excerpt;
-  std::string last_modified;
-};
-MCP_STRUCT(note_hit, (title, "Note title"), (visibility, "private or team"),
-           (excerpt, "The body, cut with a marker when long"), (last_modified, "ISO-8601 UTC time of the last change"));
-
-struct search_result {
-  std::vector<note_hit> notes;
-  int total_matches = 0;
-  std::optional<std::string> next_cursor;
-};
-MCP_STRUCT(search_result, (notes, "This page of matching notes, best match first"),
-           (total_matches, "Matching notes across all pages"),
-           (next_cursor, "Pass as cursor to get the next page; absent on the last page"));
-
-struct note_stats {
-  std::string title;
-  int word_count = 0;
-  std::vector<std::string> headings;
-  std::string last_modified;
-};
-MCP_STRUCT(note_stats, (title, "Note title"), (word_count, "Words in the body", mcp::minimum(0)),
-           (headings, "Markdown headings of the body, in order"),
-           (last_modified, "ISO-8601 UTC time of the last change"));
-
-struct full_note {
-  std::string title;
-  std::string body;
-  std::string visibility;
-  std::string created;
-  std::string last_modified;
-};
-MCP_STRUCT(full_note, (title, "Note title"), (body, "The whole body"), (visibility, "private or team"),
-           (created, "ISO-8601 UTC creation time"), (last_modified, "ISO-8601 UTC time of the last change"));
+MCP_STRUCT_DEF(create_note_args,
+  (std::string, title, "Unique title for the new note", mcp::min_length(3), mcp::max_length(80)),
+  (std::string, body, "Note body, plain text or Markdown"),
+  (note_visibility, visibility, "Who can see the note", mcp::default_value(note_visibility::team)));
+MCP_STRUCT_DEF(update_note_args, (std::string, title, "Title of an existing note", mcp::min_length(1)),
+  (std::string, body, "The new body; replaces the old one entirely"));
+MCP_STRUCT_DEF(title_arg, (std::string, title, "Exact title of an existing note", mcp::min_length(1)));
+MCP_STRUCT_DEF(search_args,
+  (std::string, query, "Words to look for in titles and bodies (case-insensitive; every word must appear)",
+   mcp::min_length(1)),
+  (int, limit, "Notes per page", mcp::default_value(5), mcp::minimum(1), mcp::maximum(50)),
+  (std::optional<std::string>, cursor, "next_cursor from the previous page of the same query"));
+MCP_STRUCT_DEF(note_hit, (std::string, title, "Note title"), (std::string, visibility, "private or team"),
+  (std::string, excerpt, "The body, cut with a marker when long"),
+  (std::string, last_modified, "ISO-8601 UTC time of the last change"));
+MCP_STRUCT_DEF(search_result, (std::vector<note_hit>, notes, "This page of matching notes, best match first"),
+  (int, total_matches, "Matching notes across all pages"),
+  (std::optional<std::string>, next_cursor, "Pass as cursor to get the next page; absent on the last page"));
+MCP_STRUCT_DEF(note_stats, (std::string, title, "Note title"), (int, word_count, "Words in the body", mcp::minimum(0)),
+  (std::vector<std::string>, headings, "Markdown headings of the body, in order"),
+  (std::string, last_modified, "ISO-8601 UTC time of the last change"));
+MCP_STRUCT_DEF(full_note, (std::string, title, "Note title"), (std::string, body, "The whole body"),
+  (std::string, visibility, "private or team"), (std::string, created, "ISO-8601 UTC creation time"),
+  (std::string, last_modified, "ISO-8601 UTC time of the last change"));
 
 std::vector<std::string> words_of(const std::string& text) {
   std::vector<std::string> words;

@@ -50,7 +50,8 @@ struct create_args {
 };
 MCP_STRUCT(create_args, (name, "Full name", mcp::min_length(1), mcp::max_length(100)),
            (email, "Email address; must be unique", mcp::format("email"), mcp::pattern("^[^@\\s]+@[^@\\s]+$")),
-           (access, "What the user may do"), (phone, "Phone number"), (notes, "Free-form notes"));
+           (access, "What the user may do", mcp::default_value(role::member)), (phone, "Phone number"),
+           (notes, "Free-form notes"));
 
 struct update_args {
   int id = 0;

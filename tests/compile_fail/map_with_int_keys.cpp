@@ -1,4 +1,4 @@
-// expect: mcp: field type not supported.*std::map<std::string, T>
+// expect: mcp: field 'counts' of args has a type the SDK cannot map to JSON.*std::map<std::string, T>
 // JSON object keys are strings.
 #include <mcp/schema/reflect.hpp>
 

@@ -1,4 +1,4 @@
-// expect: mcp: field type not supported.*declare your own structs with MCP_STRUCT
+// expect: mcp: field 'path' of args has a type the SDK cannot map to JSON.*declare it with MCP_STRUCT
 // A nested struct that has no MCP_STRUCT of its own.
 #include <mcp/schema/reflect.hpp>
 

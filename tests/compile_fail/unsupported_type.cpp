@@ -1,4 +1,4 @@
-// expect: mcp: field type not supported. supported types are bool, integers
+// expect: mcp: field 'values' of args has a type the SDK cannot map to JSON
 // A std::list field: not one of the mapped containers.
 #include <mcp/schema/reflect.hpp>
 

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -46,7 +47,7 @@ struct create_note_args {
 MCP_STRUCT(create_note_args,
   (title, "Unique title for the note", mcp::min_length(3), mcp::max_length(80)),
   (body,  "Note body"),
-  (vis,   "Who can see the note"),
+  (vis,   "Who can see the note", mcp::default_value(visibility::team)),
   (limit, "Max results", mcp::minimum(1), mcp::maximum(50)));
 
 enum class color { red, green, blue };
@@ -120,14 +121,14 @@ MCP_STRUCT(everything,
   (maybe_int, "Optional number"), (maybe_point, "Optional point"),
   (tags, "Tags"), (rgb, "Colour triple"), (labels, "Unique labels"), (counts, "Counts by name"),
   (origin, "Origin"), (path, "Points in order"), (places, "Named points"),
-  (shade, "Shade"), (palette, "Colours"), (shape, "A circle or a square"), (extra, "Anything"),
+  (shade, "Shade", mcp::default_value(color::green)), (palette, "Colours"), (shape, "A circle or a square"), (extra, "Anything"),
   (percent, "Percent", mcp::minimum(0), mcp::maximum(100)),
   (ratio, "Open interval", mcp::exclusive_minimum(0), mcp::exclusive_maximum(1)),
   (step, "Multiple of five", mcp::multiple_of(5)),
   (code, "Three capitals", mcp::pattern("^[A-Z]{3}$"), mcp::min_length(3), mcp::max_length(3)),
   (email, "Mail address", mcp::format("email")),
   (scores, "Scores", mcp::min_items(1), mcp::max_items(10), mcp::unique_items()),
-  (retries, "Retries"),
+  (retries, "Retries", mcp::default_value(3)),
   (level, "Level", mcp::default_value(2)),
   (mode, "Mode", mcp::examples("fast", "slow")),
   (legacy, "Old switch", mcp::deprecated()),
@@ -171,7 +172,8 @@ MCP_STRUCT(account, (owner_, "Owner"), (balance_, "Balance in cents"));
 struct no_args {};
 MCP_STRUCT(no_args);
 
-// A zero-valued default cannot be seen, so it is declared.
+// The one rule: required unless std::optional or declared with mcp::default_value. A member
+// initializer alone declares nothing (seven, hello), whatever its value.
 struct defaults {
   int zero = 0;
   int seven = 7;
@@ -179,8 +181,17 @@ struct defaults {
   std::string hello = "hello";
   std::optional<int> five = 5;
 };
-MCP_STRUCT(defaults, (zero, "Declared default", mcp::default_value(0)), (seven, "Initialised"),
-           (empty, "Required"), (hello, "Initialised string"), (five, "Optional with a value"));
+MCP_STRUCT(defaults, (zero, "Declared default", mcp::default_value(0)), (seven, "Initialised, so still required"),
+           (empty, "Required"), (hello, "Initialised string, still required"), (five, "Optional with a value"));
+
+// The same in one place: the default slot is the member's initial value and its declared default.
+MCP_STRUCT_DEF(defaults_def,
+  (bool, dry_run, "Only report what would change", mcp::default_value(false), mcp::json_name("dryRun")),
+  (int, offset, "Skip this many", mcp::default_value(0)),
+  (visibility, vis, "Who can see it", mcp::default_value(visibility::private_)),
+  (int, limit, "At most this many", mcp::default_value(10), mcp::minimum(1)),
+  (std::string, query, "What to find"),
+  (std::optional<int> , page, "Page number"));
 
 struct odd_keys {
   std::map<std::string, int> by_path;
@@ -365,6 +376,39 @@ struct counted_b : counting {
 };
 MCP_STRUCT(counted_b, (s, "A string"));
 
+
+// A type of the user's own, mapped through mcp::json_type.
+struct uuid {
+  std::string text;
+};
+}  // namespace reflect_test
+
+template <>
+struct mcp::json_type<reflect_test::uuid> {
+  static mcp::json schema() { return {{"type", "string"}, {"format", "uuid"}}; }
+  static mcp::json encode(const reflect_test::uuid& u) { return u.text; }
+  static reflect_test::uuid decode(const mcp::json& j) {
+    if (!j.is_string() || j.get<std::string>().size() != 36) throw std::invalid_argument("not a UUID");
+    return {j.get<std::string>()};
+  }
+};
+
+namespace reflect_test {
+MCP_STRUCT_DEF(mapped,
+  (uuid, id, "Record id", mcp::pattern("^[0-9a-f-]+$")),
+  (std::chrono::system_clock::time_point, at, "When it happened"),
+  (std::chrono::milliseconds, timeout, "How long to wait", mcp::default_value(std::chrono::milliseconds(1500))),
+  (std::optional<std::chrono::seconds>, ttl, "Time to live"),
+  ((std::map<std::string, uuid>), owners, "Owner of each part"));
+
+// Names C++ cannot spell, and a member that shares its type's name.
+MCP_STRUCT_DEF(renamed,
+  (bool, private_, "Only for you", mcp::json_name("private"), mcp::default_value(false)),
+  (int, default_, "The default", mcp::json_name("default")),
+  (std::string, renamed_, "The type's own name", mcp::json_name("renamed")));
+
+// Two fields with one JSON name: refused when first used.
+MCP_STRUCT_DEF(clashing, (int, a, "A", mcp::json_name("x")), (int, x, "X"));
 }  // namespace reflect_test
 
 namespace {
@@ -631,20 +675,56 @@ TEST_CASE("reflect: nlohmann conversions use the reflection", "[reflect]") {
 
 TEST_CASE("reflect: required fields and defaults", "[reflect]") {
   const json& schema = mcp::schema_of<rt::defaults>();
-  CHECK(schema["required"] == json({"empty"}));
+  CHECK(schema["required"] == json({"seven", "empty", "hello"}));
   CHECK(schema["properties"]["zero"]["default"] == 0);
-  CHECK(schema["properties"]["seven"]["default"] == 7);
-  CHECK(schema["properties"]["hello"]["default"] == "hello");
-  CHECK(schema["properties"]["five"]["default"] == 5);
+  CHECK_FALSE(schema["properties"]["seven"].contains("default"));  // an initializer is not a declaration
+  CHECK_FALSE(schema["properties"]["hello"].contains("default"));
+  CHECK_FALSE(schema["properties"]["five"].contains("default"));
   CHECK_FALSE(schema["properties"]["empty"].contains("default"));
 
-  const auto d = mcp::decode<rt::defaults>(json{{"empty", "e"}});
+  const auto d = mcp::decode<rt::defaults>(json{{"empty", "e"}, {"seven", 8}, {"hello", "hi"}});
   CHECK(d.zero == 0);
-  CHECK(d.seven == 7);
-  CHECK(d.hello == "hello");
-  CHECK(d.five == 5);
-  CHECK(mcp::decode<rt::defaults>(json{{"empty", "e"}, {"five", nullptr}}).five == std::nullopt);
+  CHECK(d.seven == 8);
+  CHECK(d.hello == "hi");
+  CHECK(d.five == 5);  // absent optional: the initializer stays
+  CHECK(mcp::decode<rt::defaults>(json{{"empty", "e"}, {"seven", 8}, {"hello", "hi"}, {"five", nullptr}}).five ==
+        std::nullopt);
+  std::string reason;
+  try {
+    (void)mcp::decode<rt::defaults>(json{{"empty", "e"}, {"hello", "hi"}});
+  } catch (const mcp::decode_error& e) {
+    reason = e.reason;
+  }
+  CHECK(reason == "missing required property \"seven\"");
+}
 
+TEST_CASE("reflect: MCP_STRUCT_DEF declares each field once, zero defaults included", "[reflect]") {
+  const rt::defaults_def fresh;
+  CHECK(fresh.dry_run == false);
+  CHECK(fresh.offset == 0);
+  CHECK(fresh.vis == rt::visibility::private_);
+  CHECK(fresh.limit == 10);
+  CHECK(fresh.query.empty());
+  CHECK(fresh.page == std::nullopt);
+
+  const json& schema = mcp::schema_of<rt::defaults_def>();
+  CHECK(schema["required"] == json({"query"}));
+  CHECK(schema["properties"]["dryRun"]["default"] == false);
+  CHECK(schema["properties"]["offset"]["default"] == 0);
+  CHECK(schema["properties"]["vis"]["default"] == "private");
+  CHECK(schema["properties"]["limit"]["default"] == 10);
+  CHECK(schema["properties"]["limit"]["minimum"] == 1);
+  CHECK_FALSE(schema["properties"].contains("dry_run"));
+
+  const auto v = mcp::decode<rt::defaults_def>(json{{"query", "x"}, {"dryRun", true}});
+  CHECK(v.dry_run);
+  CHECK(v.limit == 10);
+  CHECK(v.vis == rt::visibility::private_);
+  CHECK(mcp::encode(v) == json{{"dryRun", true}, {"offset", 0}, {"vis", "private"}, {"limit", 10}, {"query", "x"}});
+  CHECK_THROWS_AS(mcp::decode<rt::defaults_def>(json{{"query", "x"}, {"dry_run", true}}), mcp::decode_error);
+}
+
+TEST_CASE("reflect: declared defaults fill absent fields", "[reflect]") {
   // mcp::default_value fills an absent field even when it differs from the initializer.
   const auto e = mcp::decode<rt::everything>(
       [] {
@@ -954,12 +1034,9 @@ void check_built_once_across_threads() {
     CHECK(ordered[static_cast<std::size_t>(i)] == &mcp::schema_of_ordered<T>());
   }
   CHECK(*shared[0] == mcp::detail::convert_json<json>(mcp::detail::build_schema<T>()));
-  CHECK(rt::counting::constructions - before == built + 1);  // the build just above: one probe T{}
-  // Building a schema makes one probe T{}, and the required flags (computed once) another: one
-  // build in all, not one per thread or per call.
-  CHECK(built == 2);
-  for (int i = 0; i < 100; ++i) (void)mcp::schema_of<T>();
-  CHECK(rt::counting::constructions - before == built + 1);
+  // The required rule looks at declarations, not values: building a schema makes no T at all.
+  CHECK(built == 0);
+  CHECK(rt::counting::constructions - before == 0);
 }
 
 TEST_CASE("reflect: schemas are built once and shared across threads", "[reflect]") {
@@ -979,8 +1056,9 @@ TEST_CASE("reflect: every schema in this file parses as draft-07 in valijson", "
     CHECK_NOTHROW(compiled_schema{s});
   }
   compiled_schema d(mcp::schema_of<rt::defaults>());
-  CHECK(d.accepts({{"empty", ""}}));
-  CHECK_FALSE(d.accepts({{"empty", ""}, {"five", "5"}}));
+  CHECK(d.accepts({{"empty", ""}, {"seven", 1}, {"hello", ""}}));
+  CHECK_FALSE(d.accepts({{"empty", ""}}));
+  CHECK_FALSE(d.accepts({{"empty", ""}, {"seven", 1}, {"hello", ""}, {"five", "5"}}));
   compiled_schema n(mcp::schema_of<rt::numbers>());
   CHECK(n.accepts({{"ints", {1, 1}}, {"unique", {1, 2}}}));
   CHECK_FALSE(n.accepts({{"ints", {1, 1}}, {"unique", {2, 2}}}));
@@ -1329,6 +1407,97 @@ TEST_CASE("reflect: what a type encodes validates against its schema, and what v
   CHECK(check_valid_values_decode<rt::tree>(make, 300) > 8);
   CHECK(check_valid_values_decode<std::variant<std::int64_t, double>>(make, 300) > 100);
   CHECK(check_valid_values_decode<std::vector<std::variant<float, std::uint64_t, std::string>>>(make, 300) > 50);
+}
+
+TEST_CASE("reflect: mcp::json_name renames a property; duplicate names are refused", "[reflect]") {
+  const json& schema = mcp::schema_of<rt::renamed>();
+  CHECK(schema["properties"].contains("private"));
+  CHECK(schema["properties"].contains("default"));
+  CHECK(schema["properties"].contains("renamed"));
+  CHECK(schema["required"] == json({"default", "renamed"}));
+  CHECK_FALSE(schema["properties"]["private"].contains("json_name"));
+  const auto r = mcp::decode<rt::renamed>(json{{"private", true}, {"default", 3}, {"renamed", "n"}});
+  CHECK(r.private_);
+  CHECK(r.default_ == 3);
+  CHECK(mcp::encode(r) == json{{"private", true}, {"default", 3}, {"renamed", "n"}});
+  std::string written;
+  mcp::detail::write_encoded(r, written);
+  CHECK(written == mcp::detail::to_json_text(mcp::encode(r)));
+
+  std::string message;
+  try {
+    (void)mcp::schema_of<rt::clashing>();
+  } catch (const mcp::error& e) {
+    message = e.what();
+  }
+  CHECK(message.find("MCP_STRUCT(clashing): two fields have the JSON name \"x\"") != std::string::npos);
+  CHECK_THROWS_AS(mcp::encode(rt::clashing{}), mcp::error);
+}
+
+TEST_CASE("reflect: mcp::json_type maps user types and std::chrono, constraints applying", "[reflect]") {
+  using namespace std::chrono;
+  const json& schema = mcp::schema_of<rt::mapped>();
+  CHECK(schema["properties"]["id"] == json{{"type", "string"}, {"format", "uuid"}, {"description", "Record id"},
+                                           {"pattern", "^[0-9a-f-]+$"}});
+  CHECK(schema["properties"]["at"]["format"] == "date-time");
+  CHECK(schema["properties"]["timeout"]["type"] == "integer");
+  CHECK(schema["properties"]["timeout"]["description"] == "How long to wait\nA duration in milliseconds.");
+  CHECK(schema["properties"]["timeout"]["default"] == 1500);
+  CHECK(schema["properties"]["ttl"]["description"] == "Time to live\nA duration in seconds.");
+  CHECK(schema["properties"]["owners"]["additionalProperties"]["format"] == "uuid");
+  CHECK(schema["required"] == json({"id", "at", "owners"}));
+
+  rt::mapped m;
+  CHECK(m.timeout == milliseconds(1500));
+  m.id.text = "123e4567-e89b-12d3-a456-426614174000";
+  m.at = system_clock::time_point(seconds(1795796426) + milliseconds(250));
+  m.ttl = seconds(90);
+  m.owners["a"].text = m.id.text;
+  const json j = mcp::encode(m);
+  CHECK(j["at"] == "2026-11-27T16:20:26.25Z");
+  CHECK(j["timeout"] == 1500);
+  CHECK(j["ttl"] == 90);
+  std::string written;
+  mcp::detail::write_encoded(m, written);
+  CHECK(written == mcp::detail::to_json_text(j));  // the text path writes what the tree path encodes
+
+  const auto back = mcp::decode<rt::mapped>(j);
+  CHECK(back.at == m.at);
+  CHECK(back.timeout == m.timeout);
+  CHECK(back.ttl == m.ttl);
+  CHECK(back.owners.at("a").text == m.id.text);
+  compiled_schema v(schema);
+  CHECK(v.accepts(j));
+  json bad_pattern = j;
+  bad_pattern["id"] = "123E4567-E89B-12D3-A456-426614174000";
+  CHECK_FALSE(v.accepts(bad_pattern));  // the field's pattern applies to the mapped type
+
+  // Offsets, fractions and the epoch's far side.
+  using tp = system_clock::time_point;
+  auto at = [](const char* text) { return mcp::decode<tp>(json(text)); };
+  CHECK(at("2026-11-27T17:20:26.25+01:00") == m.at);
+  CHECK(at("1970-01-01T00:00:00Z") == tp());
+  CHECK(mcp::encode(tp() - seconds(1)) == "1969-12-31T23:59:59Z");
+  CHECK(mcp::encode(time_point<system_clock, seconds>(seconds(951782400))) == "2000-02-29T00:00:00Z");
+  CHECK(at("2000-02-29T00:00:00Z") == tp(seconds(951782400)));
+
+  auto reason = [](const json& value) {
+    try {
+      (void)mcp::decode<rt::mapped>(value);
+    } catch (const mcp::decode_error& e) {
+      return e.pointer + " " + e.reason;
+    }
+    return std::string("accepted");
+  };
+  json bad = j;
+  bad["at"] = "2026-02-30T00:00:00Z";
+  CHECK(reason(bad) == "/at \"2026-02-30T00:00:00Z\" is not an RFC 3339 date-time such as 2026-11-24T16:20:26Z");
+  bad = j;
+  bad["timeout"] = 1.5;
+  CHECK(reason(bad) == "/timeout expected a whole number of milliseconds, got 1.5");
+  bad = j;
+  bad["owners"]["a"] = "short";
+  CHECK(reason(bad) == "/owners/a not a UUID");
 }
 
 TEST_CASE("reflect: write_encoded writes exactly the text of encode, without the tree", "[reflect]") {

@@ -43,7 +43,7 @@ struct paint_args {
   std::optional<std::string> note;
   std::vector<int> sizes;
 };
-MCP_STRUCT(paint_args, (name, "What to paint", mcp::min_length(3)), (shade, "Colour"), (note, "Optional note"),
+MCP_STRUCT(paint_args, (name, "What to paint", mcp::min_length(3)), (shade, "Colour", mcp::default_value(color::green)), (note, "Optional note"),
            (sizes, "Sizes to paint", mcp::max_items(3)));
 
 struct profile {

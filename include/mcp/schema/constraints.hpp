@@ -21,12 +21,13 @@ struct constraint_tag {};
 template <class T>
 inline constexpr bool is_constraint_v = std::is_base_of_v<constraint_tag, T>;
 
+// A type mapped through mcp::json_type takes any constraint: its schema says what it is.
 template <class M>
-inline constexpr bool fits_number_v = is_number_v<unwrap_optional_t<M>>;
+inline constexpr bool fits_number_v = is_number_v<unwrap_optional_t<M>> || has_json_type_v<unwrap_optional_t<M>>;
 template <class M>
-inline constexpr bool fits_string_v = is_string_v<unwrap_optional_t<M>>;
+inline constexpr bool fits_string_v = is_string_v<unwrap_optional_t<M>> || has_json_type_v<unwrap_optional_t<M>>;
 template <class M>
-inline constexpr bool fits_array_v = is_array_like_v<unwrap_optional_t<M>>;
+inline constexpr bool fits_array_v = is_array_like_v<unwrap_optional_t<M>> || has_json_type_v<unwrap_optional_t<M>>;
 
 template <class N>
 constexpr void check_number_argument() {
@@ -126,6 +127,16 @@ struct deprecated_t : detail::constraint_tag {
   static constexpr void check() {}
 };
 constexpr deprecated_t deprecated(bool yes = true) { return deprecated_t(yes); }
+
+// The field's JSON property name, when it is not the member's name: mcp::json_name("dryRun") on a
+// member dry_run, or "private" on a member private_. Not a schema keyword.
+struct json_name_t : detail::constraint_tag {
+  const char* value;
+  constexpr explicit json_name_t(const char* v) : value(v) {}
+  template <class M>
+  static constexpr void check() {}
+};
+constexpr json_name_t json_name(const char* v) { return json_name_t(v); }
 
 // The field's default (JSON "default"). The field stops being required, and decode fills it in when
 // the key is absent. The value is converted to the field's type, so an enum default shows its wire name.

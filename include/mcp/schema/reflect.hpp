@@ -15,11 +15,16 @@
 // constraints...); an enumerator (value, "wire-name", "description") with the last two optional.
 // For private members put MCP_STRUCT_FRIEND(Type); inside the class.
 //
-// Required fields: a field is required unless it is a std::optional, carries mcp::default_value, or
-// its value in a value-initialised T{} differs from a value-initialised member (that is, it has a
-// default member initializer with a non-zero value; that value becomes the schema's "default"). A
-// default equal to the zero value (0, "", false, the first enumerator) cannot be told from no default:
-// add mcp::default_value(...) to make such a field optional.
+// Required fields, the one rule: a field is required unless it is a std::optional or has a declared
+// default (mcp::default_value(...) among its constraints; MCP_STRUCT_DEF's fields declare it there
+// too). A C++ member initializer alone declares nothing: `bool dry_run = false;` with a plain
+// MCP_STRUCT entry is a required field, and so is `int limit = 10;`. Give it
+// mcp::default_value(false) (or use MCP_STRUCT_DEF) to make it optional with that default.
+//
+// JSON names: a field's property is called as its member unless mcp::json_name("dryRun") says
+// otherwise; that is also how a property gets a name C++ cannot use (private, default, the type's
+// own name). Two fields of one struct with the same JSON name are refused when the struct is first
+// used (schema_of, encode, decode: at a tool's registration), with an mcp::error naming both.
 //
 // Decoding is as strict as the schema: unknown properties, unknown enum strings, wrong types,
 // non-integral or out-of-range integers and duplicate set items throw mcp::decode_error with the
@@ -38,6 +43,7 @@
 #include <mcp/schema/detail/reflect_pp.hpp>
 #include <mcp/schema/detail/reflect_traits.hpp>
 #include <mcp/json/json.hpp>
+#include <mcp/schema/detail/json_type_chrono.hpp>
 
 #include <array>
 #include <cmath>
@@ -54,17 +60,49 @@
 #include <variant>
 
 // Declares the fields of struct T: MCP_STRUCT(T, (member, "description", constraints...), ...).
-// The last declaration is repeated so that the macro takes a trailing semicolon.
-#define MCP_STRUCT(T, ...)                                                                        \
+// For types declared elsewhere (or with private members); MCP_STRUCT_DEF declares a new one in one place.
+#define MCP_STRUCT(T, ...) \
+  MCP_DETAIL_STRUCT_HOOKS(T, MCP_DETAIL_FIELD_CHECKS(T, __VA_ARGS__), MCP_DETAIL_FIELDS(T, __VA_ARGS__))
+
+// Defines struct T and its reflection together, one field per item:
+//   MCP_STRUCT_DEF(T, (type, member, "description", constraints...), ...);
+// A field's mcp::default_value(v) is both the member's initial value and its declared default. A
+// type with a comma goes in parentheses: ((std::map<std::string, int>), counts, "Counts").
+#define MCP_STRUCT_DEF(T, ...)                                                          \
+  struct T {                                                                            \
+    MCP_DETAIL_FOR_EACH_SEQ(MCP_DETAIL_DEF_MEMBER, T, __VA_ARGS__)                      \
+  };                                                                                    \
+  MCP_DETAIL_STRUCT_HOOKS(T, MCP_DETAIL_FOR_EACH_SEQ(MCP_DETAIL_DEF_CHECK, T, __VA_ARGS__), \
+                          MCP_DETAIL_FOR_EACH(MCP_DETAIL_DEF_FIELD, T, __VA_ARGS__))
+
+// The hooks both forms define. The last declaration is repeated so that the macro takes a trailing
+// semicolon; the static_assert before it catches a macro written outside T's namespace, where the
+// SDK's lookup (ADL) cannot find the hooks. The per-field checks are a template (instantiated at the
+// end of the file), so that the types of mutually recursive structs are all declared by then.
+#define MCP_DETAIL_STRUCT_HOOKS(T, checks, ...)                                                   \
   inline constexpr const char* mcp_reflect_name(::mcp::detail::type_tag<T>) noexcept { return #T; } \
   inline auto mcp_reflect_fields(::mcp::detail::type_tag<T>) {                                     \
     static_assert(::std::is_class<T>::value, "mcp: MCP_STRUCT needs a struct or class type");     \
-    return ::std::make_tuple(MCP_DETAIL_FIELDS(T, __VA_ARGS__));                                   \
+    return ::std::make_tuple(__VA_ARGS__);                                                         \
   }                                                                                                \
+  template <int mcp_lazy>                                                                          \
+  void mcp_reflect_check(::mcp::detail::type_tag<T>) {                                             \
+    checks                                                                                         \
+  }                                                                                                \
+  inline void mcp_reflect_check_now(::mcp::detail::type_tag<T>) {                                  \
+    mcp_reflect_check<0>(::mcp::detail::type_tag<T>{});                                            \
+  }                                                                                                \
+  static_assert(::mcp::is_reflected_v<T>,                                                          \
+                "mcp: MCP_STRUCT(" #T ") must be written in the namespace that declares " #T       \
+                ", after the type (the SDK finds it by argument-dependent lookup): close this "    \
+                "namespace and reopen " #T "'s around the macro");                                 \
   inline constexpr const char* mcp_reflect_name(::mcp::detail::type_tag<T>) noexcept
 
 // Inside the body of a class with private fields: lets the MCP_STRUCT outside the class read them.
-#define MCP_STRUCT_FRIEND(T) friend auto mcp_reflect_fields(::mcp::detail::type_tag<T>)
+#define MCP_STRUCT_FRIEND(T)                                  \
+  friend auto mcp_reflect_fields(::mcp::detail::type_tag<T>); \
+  template <int mcp_lazy>                                     \
+  friend void mcp_reflect_check(::mcp::detail::type_tag<T>)
 
 // Declares the JSON names of enum E: MCP_ENUM(E, (enumerator, "wire-name", "description"), ...).
 #define MCP_ENUM(E, ...)                                                                        \
@@ -73,6 +111,10 @@
     return ::mcp::detail::make_enum_table<E>(                                                  \
         #E, MCP_DETAIL_FOR_EACH(MCP_DETAIL_ENUMERATOR, E, __VA_ARGS__));                       \
   }                                                                                            \
+  static_assert(::mcp::is_reflected_enum_v<E>,                                                 \
+                "mcp: MCP_ENUM(" #E ") must be written in the namespace that declares " #E     \
+                ", after the enum (the SDK finds it by argument-dependent lookup): close this " \
+                "namespace and reopen " #E "'s around the macro");                             \
   inline constexpr auto mcp_reflect_enum(::mcp::detail::type_tag<E>)
 
 namespace mcp {
@@ -158,7 +200,9 @@ void encode_struct(json& out, const T& value) {
 
 template <class T>
 void encode_into(json& out, const T& value) {
-  if constexpr (std::is_same_v<T, bool> || is_number_v<T> || is_string_v<T> || std::is_same_v<T, json>) {
+  if constexpr (has_json_type_v<T>) {
+    out = json_type<T>::encode(value);
+  } else if constexpr (std::is_same_v<T, bool> || is_number_v<T> || is_string_v<T> || std::is_same_v<T, json>) {
     out = value;
   } else if constexpr (is_optional<T>::value) {
     if (value)
@@ -192,41 +236,19 @@ void encode_into(json& out, const T& value) {
   }
 }
 
-// Whether a member has a non-zero default member initializer (see "Required fields" above).
-template <class T, class Field>
-bool has_initializer(const T& probe, const Field& f) {
-  using M = typename Field::member_type;
-  json initial;
-  json zero;
-  encode_into(initial, probe.*f.member);
-  encode_into(zero, M{});
-  return initial != zero;
+// The rule of "Required fields" above, from the field's type alone: nothing is compared.
+template <class Tuple, std::size_t... I>
+constexpr auto required_flags(std::index_sequence<I...>) {
+  return std::array<bool, sizeof...(I)>{
+      {!(is_optional<typename std::tuple_element_t<I, Tuple>::member_type>::value ||
+         std::tuple_element_t<I, Tuple>::has_default)...}};
 }
 
-template <class C, class M, class... Cs, class T>
-bool is_required(const T& probe, const field_info<C, M, Cs...>& f) {
-  if constexpr (is_optional<M>::value || has_default_value_v<Cs...>) {
-    return false;
-  } else {
-    return !has_initializer(probe, f);
-  }
-}
-
-template <class T>
-auto compute_required() {
-  static_assert(std::is_default_constructible_v<T>,
-                "mcp: an MCP_STRUCT type must be default-constructible to be decoded or described");
-  const auto& fields = fields_of<T>();
-  std::array<bool, std::tuple_size_v<std::decay_t<decltype(fields)>>> required{};
-  const T probe{};
-  for_each_field(fields, [&](const auto& f, auto index) { required[index] = is_required(probe, f); });
-  return required;
-}
-
-// Which fields of T are required, computed once.
+// Which fields of T are required.
 template <class T>
 const auto& required_of() {
-  static const auto required = compute_required<T>();
+  using fields = std::decay_t<decltype(fields_of<T>())>;
+  static constexpr auto required = required_flags<fields>(std::make_index_sequence<std::tuple_size_v<fields>>{});
   return required;
 }
 
@@ -353,6 +375,18 @@ void decode_struct(const json& j, T& out, const json_path* at) {
   if (matched != j.size()) fail_unknown_property(j, fields, at);
 }
 
+// A type mapped through mcp::json_type: its decode refuses a value by throwing.
+template <class T>
+void decode_mapped(const json& j, T& out, const json_path* at) {
+  try {
+    out = json_type<T>::decode(j);
+  } catch (const decode_error&) {
+    throw;
+  } catch (const std::exception& e) {
+    fail(at, e.what());
+  }
+}
+
 // Whether alternative A holds numbers of the kind `j` is written in: an integer type for 5, a
 // floating one for 5.0 or 5e0.
 template <class A>
@@ -392,7 +426,9 @@ void decode_variant(const json& j, V& out, const json_path* at, std::index_seque
 
 template <class T>
 void decode_into(const json& j, T& out, const json_path* at) {
-  if constexpr (std::is_same_v<T, bool>) {
+  if constexpr (has_json_type_v<T>) {
+    decode_mapped(j, out, at);
+  } else if constexpr (std::is_same_v<T, bool>) {
     if (!j.is_boolean()) fail(at, "expected true or false, got " + describe_value(j));
     out = j.get<bool>();
   } else if constexpr (is_integer_v<T>) {

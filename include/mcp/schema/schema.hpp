@@ -138,13 +138,16 @@ void apply_constraint(ordered_json& s, const C& c) {
     s["examples"] = std::move(list);
   } else if constexpr (std::is_same_v<C, unique_items_t>) {
     s[C::key] = true;
+  } else if constexpr (std::is_same_v<C, json_name_t>) {
+    // the property's name, not a keyword
+
   } else {
     s[C::key] = c.value;
   }
 }
 
-template <class T, class C, class M, class... Cs>
-ordered_json field_schema(const field_info<C, M, Cs...>& f, const T& probe, schema_context& ctx) {
+template <class C, class M, class... Cs>
+ordered_json field_schema(const field_info<C, M, Cs...>& f, schema_context& ctx) {
   // An optional field means "may be absent", not "may be null": an empty one is left out.
   ordered_json s = type_schema<unwrap_optional_t<M>>(ctx);
   if (f.description != nullptr) {
@@ -163,9 +166,6 @@ ordered_json field_schema(const field_info<C, M, Cs...>& f, const T& probe, sche
         (apply_constraint<M>(s, c), ...);
       },
       f.constraints);
-  if constexpr (!has_default_value_v<Cs...>) {
-    if (has_initializer(probe, f)) s["default"] = convert_json<ordered_json>(encode(probe.*f.member));
-  }
   return s;
 }
 
@@ -173,11 +173,10 @@ template <class T>
 ordered_json struct_body(schema_context& ctx) {
   const auto& fields = fields_of<T>();
   const auto& required_flags = required_of<T>();
-  const T probe{};
   ordered_json properties = ordered_json::object();
   ordered_json required = ordered_json::array();
   for_each_field(fields, [&](const auto& f, auto index) {
-    properties[f.name] = field_schema(f, probe, ctx);
+    properties[f.name] = field_schema(f, ctx);
     if (required_flags[index]) required.push_back(f.name);
   });
   ordered_json s = ordered_json::object();
@@ -259,7 +258,9 @@ ordered_json variant_schema(schema_context& ctx, type_tag<std::variant<Ts...>>) 
 template <class T>
 ordered_json type_schema(schema_context& ctx) {
   ordered_json s = ordered_json::object();
-  if constexpr (std::is_same_v<T, bool>) {
+  if constexpr (has_json_type_v<T>) {
+    s = convert_json<ordered_json>(json_type<T>::schema());
+  } else if constexpr (std::is_same_v<T, bool>) {
     s["type"] = "boolean";
   } else if constexpr (is_integer_v<T>) {
     s["type"] = "integer";
@@ -321,7 +322,7 @@ ordered_json type_schema(schema_context& ctx) {
 template <class C>
 inline constexpr bool is_check_v = !is_instance_of<default_value_t, C>::value &&
                                    !is_instance_of<examples_t, C>::value && !std::is_same_v<C, title_t> &&
-                                   !std::is_same_v<C, deprecated_t>;
+                                   !std::is_same_v<C, deprecated_t> && !std::is_same_v<C, json_name_t>;
 
 // The alternatives of a variant, as tags.
 template <class... Ts>
@@ -336,7 +337,9 @@ std::tuple<type_tag<Ts>...> variant_tags(type_tag<std::variant<Ts...>>) {
 // and writes them as null.) `open`: the structs being looked at, so recursive types end.
 template <class T>
 bool may_break_schema(std::vector<const void*>& open) {
-  if constexpr (is_optional<T>::value || is_vector<T>::value || is_std_array<T>::value) {
+  if constexpr (has_json_type_v<T>) {
+    return true;  // the user's encoder may write what the user's schema refuses
+  } else if constexpr (is_optional<T>::value || is_vector<T>::value || is_std_array<T>::value) {
     return may_break_schema<typename T::value_type>(open);
   } else if constexpr (is_set<T>::value) {
     using U = typename T::value_type;

@@ -235,7 +235,13 @@ server& server::tool(std::string name, std::string description, Handler&& handle
     static_assert(!std::is_void_v<R>,
                   "mcp: a tool handler must return something: a reflected struct, std::string, mcp::tool_result "
                   "or mcp::result<...> of those.");
-    if constexpr (shape::valid && !std::is_void_v<R>) {
+    using returned = typename detail::unwrap_result<std::decay_t<R>>::type;
+    constexpr bool c_string = std::is_same_v<std::decay_t<returned>, const char*> ||
+                              std::is_same_v<std::decay_t<returned>, char*>;
+    static_assert(!c_string,
+                  "mcp: the tool handler returns a C string (const char*), as a lambda that returns a string "
+                  "literal does; declare the return type: [](...) -> std::string { return \"...\"; }");
+    if constexpr (shape::valid && !std::is_void_v<R> && !c_string) {
       static_assert(std::is_void_v<In> || is_reflected_v<In>,
                     "mcp: the argument type of a tool handler must be a struct declared with MCP_STRUCT(...)");
       json output_schema = detail::output_schema_for<R>();

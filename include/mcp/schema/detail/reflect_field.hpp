@@ -6,8 +6,12 @@
 #include <mcp/schema/detail/reflect_pp.hpp>
 #include <mcp/schema/detail/reflect_traits.hpp>
 
+#include <mcp/error.hpp>
+
 #include <array>
 #include <cstddef>
+#include <string>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -16,14 +20,11 @@ namespace mcp {
 inline namespace v0 {
 namespace detail {
 
-// One reflected data member: name, member pointer, description (may be null) and constraints.
-template <class C, class M, class... Cs>
-struct field_info {
-  using member_type = M;
-  const char* name;
-  M C::*member;
-  const char* description;
-  std::tuple<Cs...> constraints;
+template <class P>
+struct member_pointer_traits {};
+template <class C, class M>
+struct member_pointer_traits<M C::*> {
+  using member = M;
 };
 
 template <template <class...> class Tmpl, class T>
@@ -34,6 +35,44 @@ struct is_instance_of<Tmpl, Tmpl<Ts...>> : std::true_type {};
 template <class... Cs>
 inline constexpr bool has_default_value_v = (is_instance_of<default_value_t, Cs>::value || ...);
 
+// One reflected data member: JSON name, member pointer, description (may be null) and constraints.
+template <class C, class M, class... Cs>
+struct field_info {
+  using member_type = M;
+  static constexpr bool has_default = has_default_value_v<Cs...>;  // declared with mcp::default_value
+  const char* name;
+  M C::*member;
+  const char* description;
+  std::tuple<Cs...> constraints;
+};
+
+constexpr const char* pick_json_name(const char*, const json_name_t& n) { return n.value; }
+template <class C>
+constexpr const char* pick_json_name(const char* current, const C&) {
+  return current;
+}
+
+// The JSON name: the last mcp::json_name among the constraints, else the member's name.
+template <class... Cs>
+constexpr const char* json_name_among(const char* member_name, const Cs&... cs) {
+  const char* name = member_name;
+  ((name = pick_json_name(name, cs)), ...);
+  return name;
+}
+
+// Whether the member that P points to has a type the SDK maps, or is not a data member at all (its
+// own message comes from make_field_builder), or is an enum without MCP_ENUM (check_field_type says
+// that more precisely). The macros assert it per field, naming the struct and the field.
+template <class P, int>
+constexpr bool field_type_maps() {
+  if constexpr (std::is_member_object_pointer_v<P>) {
+    using M = typename member_pointer_traits<P>::member;
+    return is_supported_v<M> || std::is_enum_v<unsupported_in_t<M>> || is_char_v<unsupported_in_t<M>>;
+  } else {
+    return true;
+  }
+}
+
 template <class M>
 constexpr void check_field_type() {
   static_assert(!std::is_function_v<M>, "mcp: MCP_STRUCT lists data members only, not member functions");
@@ -41,11 +80,25 @@ constexpr void check_field_type() {
   static_assert(!std::is_enum_v<bad>,
                 "mcp: field type is an enum without MCP_ENUM; declare it with "
                 "MCP_ENUM(Enum, (value, \"wire-name\"), ...) before this MCP_STRUCT");
-  static_assert(std::is_enum_v<bad> || std::is_void_v<bad>,
-                "mcp: field type not supported; supported types are bool, integers, float, double, "
-                "std::string, std::optional, std::vector, std::array, std::set, "
-                "std::map<std::string, T>, std::variant and mcp::json; declare your own structs with "
-                "MCP_STRUCT and enums with MCP_ENUM, before the MCP_STRUCT that uses them");
+  static_assert(!is_char_v<bad>,
+                "mcp: field type not supported: a character type is neither text nor a number to JSON; use "
+                "std::string for text, or int for a number");
+}
+
+// The initial value of an MCP_STRUCT_DEF member: its mcp::default_value, else value-initialised.
+template <class M, class A>
+void take_default(M& out, const A& item) {
+  if constexpr (is_instance_of<default_value_t, A>::value) out = M(item.value);
+}
+template <class M, class... A>
+M initial_value(const A&... items) {
+  if constexpr (has_default_value_v<A...>) {
+    M out{};
+    (take_default(out, items), ...);
+    return out;
+  } else {
+    return M{};
+  }
 }
 
 template <class C, class M>
@@ -70,7 +123,8 @@ struct field_builder {
     if constexpr ((is_constraint_v<Cs> && ...)) (Cs::template check<M>(), ...);
     const char* text = nullptr;
     if constexpr (std::is_convertible_v<D, const char*>) text = description;  // else: asserted above
-    return {name, member, text, {std::move(constraints)...}};
+    const char* json = json_name_among(name, constraints...);
+    return {json, member, text, {std::move(constraints)...}};
   }
 };
 
@@ -120,10 +174,27 @@ constexpr enum_table<E, sizeof...(Entries)> make_enum_table(const char* name, En
   return {name, {{entries...}}};
 }
 
+// Refuses two fields of one struct with one JSON name (mcp::json_name can make them collide).
+template <class Fields>
+Fields checked_names(Fields fields, const char* type_name) {
+  std::apply(
+      [&](const auto&... f) {
+        const char* names[] = {f.name..., nullptr};
+        for (std::size_t i = 0; i < sizeof...(f); ++i)
+          for (std::size_t j = i + 1; j < sizeof...(f); ++j)
+            if (std::string_view(names[i]) == names[j])
+              throw error(error_code::invalid_definition, std::string("mcp: MCP_STRUCT(") + type_name +
+                                                              "): two fields have the JSON name \"" + names[i] +
+                                                              "\"; give one of them another mcp::json_name");
+      },
+      fields);
+  return fields;
+}
+
 // The reflected data, built once per type (thread-safe statics).
 template <class T>
 const auto& fields_of() {
-  static const auto fields = mcp_reflect_fields(type_tag<T>{});
+  static const auto fields = checked_names(mcp_reflect_fields(type_tag<T>{}), mcp_reflect_name(type_tag<T>{}));
   return fields;
 }
 template <class T>
@@ -148,6 +219,31 @@ const char* struct_name_of() {
   MCP_DETAIL_CAT(MCP_DETAIL_FIELDS_, MCP_DETAIL_IS_PAREN(MCP_DETAIL_FIRST(__VA_ARGS__)))(T, __VA_ARGS__)
 #define MCP_DETAIL_FIELDS_0(T, ...)
 #define MCP_DETAIL_FIELDS_1(T, ...) MCP_DETAIL_FOR_EACH(MCP_DETAIL_FIELD, T, __VA_ARGS__)
+
+// A static_assert per field that names the struct and the field when the SDK cannot map its type.
+#define MCP_DETAIL_FIELD_CHECKS(T, ...) \
+  MCP_DETAIL_CAT(MCP_DETAIL_FIELD_CHECKS_, MCP_DETAIL_IS_PAREN(MCP_DETAIL_FIRST(__VA_ARGS__)))(T, __VA_ARGS__)
+#define MCP_DETAIL_FIELD_CHECKS_0(T, ...)
+#define MCP_DETAIL_FIELD_CHECKS_1(T, ...) MCP_DETAIL_FOR_EACH_SEQ(MCP_DETAIL_FIELD_CHECK, T, __VA_ARGS__)
+#define MCP_DETAIL_FIELD_CHECK(T, item) MCP_DETAIL_APPLY(MCP_DETAIL_FIELD_CHECK_I, (T, MCP_DETAIL_EXPAND item))
+#define MCP_DETAIL_FIELD_CHECK_I(T, member, ...)                                                           \
+  static_assert(::mcp::detail::field_type_maps<decltype(&T::member), mcp_lazy>(),                         \
+                "mcp: field '" #member "' of " #T " has a type the SDK cannot map to JSON: give the type " \
+                "a mapping (specialise mcp::json_type<Type> with schema(), encode() and decode()), or "   \
+                "declare it with MCP_STRUCT / MCP_ENUM before this macro. Mapped already: bool, "         \
+                "integers, float, double, std::string, std::optional, std::vector, std::array, "          \
+                "std::set, std::map<std::string, T>, std::variant, std::chrono durations and "            \
+                "system_clock time points, mcp::json");
+
+// The items of MCP_STRUCT_DEF: (type, member, "description", constraints...).
+#define MCP_DETAIL_DEF_MEMBER(T, item) MCP_DETAIL_APPLY(MCP_DETAIL_DEF_MEMBER_I, (T, MCP_DETAIL_EXPAND item))
+#define MCP_DETAIL_DEF_MEMBER_I(T, type, member, ...) \
+  MCP_DETAIL_STRIP(type) member = ::mcp::detail::initial_value<MCP_DETAIL_STRIP(type)>(__VA_ARGS__);
+#define MCP_DETAIL_DEF_CHECK(T, item) MCP_DETAIL_APPLY(MCP_DETAIL_DEF_CHECK_I, (T, MCP_DETAIL_EXPAND item))
+#define MCP_DETAIL_DEF_CHECK_I(T, type, member, ...) MCP_DETAIL_FIELD_CHECK_I(T, member, )
+#define MCP_DETAIL_DEF_FIELD(T, item) MCP_DETAIL_APPLY(MCP_DETAIL_DEF_FIELD_I, (T, MCP_DETAIL_EXPAND item))
+#define MCP_DETAIL_DEF_FIELD_I(T, type, member, ...) \
+  ::mcp::detail::make_field_builder(#member, &T::member)(__VA_ARGS__)
 
 // The expansion of one "(enumerator, "wire-name", description)" item of MCP_ENUM.
 #define MCP_DETAIL_ENUMERATOR(E, item) MCP_DETAIL_APPLY(MCP_DETAIL_ENUMERATOR_I, (E, MCP_DETAIL_EXPAND item))

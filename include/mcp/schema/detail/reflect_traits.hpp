@@ -49,7 +49,28 @@ struct is_reflected_enum : detail::has_enum_hook<T> {};
 template <class T>
 inline constexpr bool is_reflected_enum_v = is_reflected_enum<T>::value;
 
+// The customization point for types of your own (a UUID, a time, a money amount): specialise
+//   template <> struct mcp::json_type<my_type> {
+//     static mcp::json schema();                     // its JSON Schema
+//     static mcp::json encode(const my_type& value);
+//     static my_type decode(const mcp::json& j);      // throw any std::exception to refuse j
+//   };
+// before the MCP_STRUCT that uses my_type. The field's constraints and description still apply (a
+// mcp::pattern on a type whose schema is a string, say). The SDK maps std::chrono's time_point of
+// system_clock (an RFC 3339 "date-time" string) and durations (a number of the duration's unit) so.
+template <class T, class = void>
+struct json_type {
+  using unmapped = void;  // no mapping: the primary template
+};
+
 namespace detail {
+
+template <class T, class = void>
+struct has_json_type : std::true_type {};
+template <class T>
+struct has_json_type<T, typename json_type<T>::unmapped> : std::false_type {};
+template <class T>
+inline constexpr bool has_json_type_v = has_json_type<T>::value;
 
 template <class T> struct is_optional : std::false_type {};
 template <class T> struct is_optional<std::optional<T>> : std::true_type {};
@@ -103,7 +124,7 @@ struct first_non_void<T, Ts...> {
 template <class T>
 struct unsupported_in {
   using type = std::conditional_t<std::is_same_v<T, bool> || is_number_v<T> || is_string_v<T> ||
-                                      std::is_same_v<T, json> || is_reflected_v<T> ||
+                                      std::is_same_v<T, json> || is_reflected_v<T> || has_json_type_v<T> ||
                                       is_reflected_enum_v<T>,
                                   void, T>;
 };

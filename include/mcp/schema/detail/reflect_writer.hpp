@@ -95,7 +95,9 @@ void write_string_map(const Map& value, std::string& out) {
 
 template <class T>
 void write_encoded(const T& value, std::string& out) {
-  if constexpr (std::is_same_v<T, bool>) {
+  if constexpr (has_json_type_v<T>) {
+    write_json(json_type<T>::encode(value), out);  // the tree encode makes: equal bytes by construction
+  } else if constexpr (std::is_same_v<T, bool>) {
     out += value ? "true" : "false";
   } else if constexpr (is_integer_v<T>) {
     write_json_integer(value, out);

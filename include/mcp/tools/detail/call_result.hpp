@@ -96,7 +96,7 @@ template <class T, int Depth>
 constexpr bool may_hold_float() {
   if constexpr (Depth == 0) {
     return true;
-  } else if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, json>) {
+  } else if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, json> || has_json_type_v<T>) {
     return true;
   } else if constexpr (is_optional<T>::value || is_array_like_v<T>) {
     return may_hold_float<typename T::value_type, Depth - 1>();
@@ -138,6 +138,8 @@ template <class T>
 bool find_non_finite(const T& value, std::string& pointer) {
   if constexpr (!may_hold_float<T>()) {
     return false;
+  } else if constexpr (has_json_type_v<T>) {
+    return find_non_finite_json(json_type<T>::encode(value), pointer);
   } else if constexpr (std::is_floating_point_v<T>) {
     return !std::isfinite(value);
   } else if constexpr (std::is_same_v<T, json>) {
