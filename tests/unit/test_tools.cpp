@@ -814,6 +814,46 @@ TEST_CASE("typed tool: one order decides the text block, the same on both sinks"
   }
 }
 
+TEST_CASE("typed tool: a list result: render and Markdown get the list, a 2025 client's structuredContent wraps it") {
+  auto srv = make_server();
+  auto two = [] { return std::vector<tt::profile>{{"Ada", std::nullopt, "a"}, {"Bob", std::string("n"), "b"}}; };
+  mcp::tool_options counted;
+  json seen;
+  counted.render = [&seen](const json& j) {
+    seen = j;
+    return std::to_string(j.size()) + " profiles";
+  };
+  srv.tool("counted", "x", two, counted);
+  mcp::tool_options markdown;
+  markdown.format = mcp::text_format::markdown;
+  srv.tool("md_list", "x", two, markdown);
+  srv.tool("plain_list", "x", two);
+  const json list = mcp::encode(two());
+  const std::pair<const char*, std::string> expected[] = {
+      {"counted", "2 profiles"},
+      {"md_list", mcp::render_markdown(list, mcp::schema_of_ordered<std::vector<tt::profile>>())},
+      {"plain_list", mcp::render_json(json{{"result", list}})}};  // the compact JSON a 2025 client's content holds
+  recorded_session text_sink(srv, "2025-11-25", true), tree_sink(srv, "2025-11-25", false);
+  for (const auto& [tool, text] : expected) {
+    INFO(tool);
+    const std::string message = json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/call"}, {"params", {{"name", tool}}}}.dump();
+    tree_sink.conn.receive(message);
+    text_sink.conn.receive(message);
+    const auto from_tree = tree_sink.out->take(), from_text = text_sink.out->take();
+    REQUIRE(from_tree.size() == 1);
+    const json result = json::parse(from_tree[0])["result"];
+    CHECK(text_of(result) == text);
+    CHECK(result["structuredContent"] == json{{"result", list}});  // 2025-11-25: an object, the list inside
+    CHECK(from_text == from_tree);
+  }
+  CHECK(seen == list);  // the renderer saw what the handler returned, not the wrapper
+  const std::string md = std::get<1>(expected[1]);
+  CHECK(md.find("Result: N/A") == std::string::npos);  // not the wrapper's one empty field
+  CHECK(md.find("1. Name: Ada") != std::string::npos);
+  CHECK(md.find("2. Name: Bob") != std::string::npos);
+  CHECK(md.find("Email: n") != std::string::npos);
+}
+
 TEST_CASE("typed tool: the title sits at the top of the Tool; annotations.title is its older spelling") {
   auto srv = make_server();
   auto noop = [] { return std::string("x"); };

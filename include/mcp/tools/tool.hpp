@@ -77,10 +77,10 @@ template <class Out>
 nlohmann::ordered_json display_schema_for(const json& output_schema) {
   if constexpr (unwrap_result<Out>::wrapped)
     return display_schema_for<typename unwrap_result<Out>::type>(output_schema);
-  else if constexpr (is_reflected_v<Out>)
-    return schema_of_ordered<Out>();
+  else if constexpr (is_supported_v<Out> && !std::is_same_v<Out, json>)
+    return schema_of_ordered<Out>();  // the value's own schema: Markdown renders the value, never the wrapper
   else
-    return legacy_output_schema(output_schema);
+    return convert_json<nlohmann::ordered_json>(output_schema);
 }
 
 // Whether the output of a handler returning Out needs checking against its schema: only where a
@@ -288,7 +288,7 @@ server& server::tool(std::string name, std::string description, runtime_schema s
   auto in_validator = std::make_shared<const validator>(schema.input);  // throws schema_error saying what is wrong
 
   tool_definition def;
-  nlohmann::ordered_json display_schema = detail::legacy_output_schema(schema.output);
+  nlohmann::ordered_json display_schema = detail::convert_json<nlohmann::ordered_json>(schema.output);
   detail::pipeline_settings s = detail::prepare_tool(def, std::move(name), std::move(description), schema.input,
                                                      schema.output, std::move(display_schema), options, *this);
   auto stats = s.stats;

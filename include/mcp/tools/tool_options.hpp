@@ -34,12 +34,13 @@ struct tool_options {
   json icons = nullptr;  // Icon[]
   json meta = nullptr;   // _meta of the Tool
   // The text block beside a structured result, chosen in this order (detail::chosen_text decides):
-  //   1. `render`, this tool's own function of the structured content;
+  //   1. `render`, this tool's own function of the value the handler returned, as JSON (a list
+  //      comes as the list, not as the {"result": [...]} a 2025-era client's structuredContent holds);
   //   2. text_renderer<T>::render, for every tool that returns T (tools/tool.hpp);
   //   3. `format` = text_format::markdown: `Field: value` lines in a fenced block;
   //   4. compact JSON of the structured content (the default; what the spec recommends).
   text_format format = text_format::json;
-  std::function<std::string(const json& structured)> render;
+  std::function<std::string(const json& returned)> render;
   std::optional<coercion> coerce;        // default: the server's policy
   std::optional<bool> validate_output;   // default: the server's policy
   std::size_t text_budget = 0;           // bytes of text before truncation; 0 = no limit

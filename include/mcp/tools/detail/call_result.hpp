@@ -182,13 +182,14 @@ bool find_non_finite(const T& value, std::string& pointer) {
 
 // The one place that decides the text block beside a structured result, in the order tool_options
 // documents: the tool's `render`, then text_renderer<Out>, then Markdown, then (nullopt) the
-// compact JSON of the structured content, which each sink writes its own way. `structured()`
-// gives the structured content as the text shows it.
-template <class Out, class Structured>
-std::optional<std::string> chosen_text(const Out& out, Structured&& structured, const pipeline_settings& s) {
-  if (s.render) return s.render(structured());
+// compact JSON of the structured content, which each sink writes its own way. `returned()` gives
+// the JSON of what the handler returned: never the {"result": ...} wrapper a 2025-era client
+// receives for a value that is not an object (a list, say), so a renderer and Markdown see the value.
+template <class Out, class Returned>
+std::optional<std::string> chosen_text(const Out& out, Returned&& returned, const pipeline_settings& s) {
+  if (s.render) return s.render(returned());
   if constexpr (has_text_renderer<Out>::value) return text_renderer<Out>::render(out);
-  if (s.format == text_format::markdown) return render_markdown(structured(), s.display_schema);
+  if (s.format == text_format::markdown) return render_markdown(returned(), s.display_schema);
   return std::nullopt;
 }
 
@@ -240,12 +241,12 @@ void structured_result(const Out& out, const pipeline_settings& s, result_sink& 
     auto problems = s.output_validator->validate(value);
     if (!problems.empty()) return broken_result(s, problems, sink);
   }
-  // The text block shows what a 2025-era client's structuredContent holds, so both agree. (Only a
-  // value that is not an object needs the wrapped copy.)
-  const json wrapped = value.is_object() ? json() : wrap_structured(value);
-  const json& shown = value.is_object() ? value : wrapped;
-  std::optional<std::string> text = chosen_text(out, [&]() -> const json& { return shown; }, s);
-  std::string block = budgeted(text ? std::move(*text) : render_json(shown), s);  // before `value` moves
+  // The default text block (compact JSON) shows what a 2025-era client's structuredContent holds, so
+  // both agree; a renderer and Markdown get the value itself. (Only a value that is not an object
+  // needs the wrapped copy.)
+  std::optional<std::string> text = chosen_text(out, [&]() -> const json& { return value; }, s);
+  std::string block =
+      budgeted(text ? std::move(*text) : render_json(value.is_object() ? value : wrap_structured(value)), s);
   sink.structured(std::move(block), std::move(value));
 }
 
