@@ -4,16 +4,21 @@
 //   enum class visibility { private_, team };
 //   MCP_ENUM(visibility, (private_, "private"), (team, "team", "Everyone on the team"));
 //
-//   struct create_note_args { std::string title; visibility vis = visibility::team; std::optional<int> limit; };
-//   MCP_STRUCT(create_note_args,
-//     (title, "Unique title for the note", mcp::min_length(3)),
-//     (vis,   "Who can see the note"),
-//     (limit, "Max results", mcp::minimum(1), mcp::maximum(50)));
+//   MCP_STRUCT_DEF(create_note_args,                      // defines the struct: each field once
+//     (std::string, title, "Unique title for the note", mcp::min_length(3)),
+//     (visibility, vis, "Who can see the note", mcp::default_value(visibility::team)),
+//     (bool, dry_run, "Only check", mcp::default_value(false), mcp::json_name("dryRun")),
+//     (std::optional<int>, limit, "Max results", mcp::minimum(1), mcp::maximum(50)));
 //
-// Both macros go at namespace scope, in the namespace of the type, after the type and after the
-// declarations of the types its fields use. A field is written (member, "description",
+//   struct point { double x, y; };                        // a type declared elsewhere
+//   MCP_STRUCT(point, (x, "Abscissa"), (y, "Ordinate"));
+//
+// The macros go at namespace scope, in the namespace of the type (a static_assert says so
+// otherwise), after the declarations of the types its fields use. An MCP_STRUCT field is written
+// (member, "description", constraints...); an MCP_STRUCT_DEF field (type, member, "description",
 // constraints...); an enumerator (value, "wire-name", "description") with the last two optional.
-// For private members put MCP_STRUCT_FRIEND(Type); inside the class.
+// For private members put MCP_STRUCT_FRIEND(Type); inside the class. Types of your own map
+// through mcp::json_type (reflect_traits.hpp).
 //
 // Required fields, the one rule: a field is required unless it is a std::optional or has a declared
 // default (mcp::default_value(...) among its constraints; MCP_STRUCT_DEF's fields declare it there
