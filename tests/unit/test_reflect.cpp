@@ -393,7 +393,16 @@ struct mcp::json_type<reflect_test::uuid> {
   }
 };
 
+// A variant told apart by a "kind" field.
+using tagged_shape = std::variant<reflect_test::square, reflect_test::circle>;
+template <>
+struct mcp::json_type<tagged_shape> : mcp::tagged_variant<tagged_shape> {
+  static constexpr const char* tag = "kind";
+};
+
 namespace reflect_test {
+MCP_STRUCT_DEF(drawing, (std::vector<tagged_shape>, shapes, "Shapes, each saying its kind"));
+
 MCP_STRUCT_DEF(mapped,
   (uuid, id, "Record id", mcp::pattern("^[0-9a-f-]+$")),
   (std::chrono::system_clock::time_point, at, "When it happened"),
@@ -1498,6 +1507,46 @@ TEST_CASE("reflect: mcp::json_type maps user types and std::chrono, constraints 
   bad = j;
   bad["owners"]["a"] = "short";
   CHECK(reason(bad) == "/owners/a not a UUID");
+}
+
+TEST_CASE("reflect: mcp::tagged_variant tells structs apart by a named field", "[reflect]") {
+  rt::drawing d;
+  d.shapes.push_back(rt::circle{{1, 2}, 3});
+  d.shapes.push_back(rt::square{{0, 0}, 4});
+  const json j = mcp::encode(d);
+  CHECK(j["shapes"][0] == json{{"kind", "circle"}, {"center", {{"x", 1.0}, {"y", 2.0}}}, {"radius", 3.0}});
+  CHECK(j["shapes"][1]["kind"] == "square");
+  std::string written;
+  mcp::detail::write_encoded(d, written);
+  CHECK(written == mcp::detail::to_json_text(j));
+
+  const auto back = mcp::decode<rt::drawing>(j);
+  REQUIRE(back.shapes.size() == 2);
+  CHECK(std::get<rt::circle>(back.shapes[0]).radius == 3);
+  CHECK(std::get<rt::square>(back.shapes[1]).side == 4);
+
+  const json schema = mcp::schema_of<rt::drawing>()["properties"]["shapes"]["items"];
+  REQUIRE(schema["oneOf"].size() == 2);
+  CHECK(schema["oneOf"][0]["properties"]["kind"] == json{{"const", "square"}});
+  CHECK(schema["oneOf"][1]["required"][0] == "kind");
+  compiled_schema v(mcp::schema_of<rt::drawing>());
+  CHECK(v.accepts(j));
+  json wrong = j;
+  wrong["shapes"][0]["kind"] = "square";  // a circle's fields under the square's name
+  CHECK_FALSE(v.accepts(wrong));
+
+  auto reason = [](const json& value) {
+    try {
+      (void)mcp::decode<rt::drawing>(value);
+    } catch (const mcp::decode_error& e) {
+      return e.pointer + " " + e.reason;
+    }
+    return std::string("accepted");
+  };
+  CHECK(reason(wrong) == "/shapes/0/corner missing required property \"corner\"");
+  json unknown = j;
+  unknown["shapes"][1]["kind"] = "hexagon";
+  CHECK(reason(unknown) == "/shapes/1 \"kind\": unknown value \"hexagon\"; expected one of \"square\", \"circle\"");
 }
 
 TEST_CASE("reflect: write_encoded writes exactly the text of encode, without the tree", "[reflect]") {

@@ -385,8 +385,8 @@ template <class T>
 void decode_mapped(const json& j, T& out, const json_path* at) {
   try {
     out = json_type<T>::decode(j);
-  } catch (const decode_error&) {
-    throw;
+  } catch (const decode_error& e) {  // a decoder that decodes parts with mcp::decode: its pointer is below ours
+    throw decode_error(pointer_of(at) + e.pointer, e.reason);
   } catch (const std::exception& e) {
     fail(at, e.what());
   }

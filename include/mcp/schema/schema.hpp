@@ -31,6 +31,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -404,6 +405,82 @@ const json& schema_of() {
   static const json schema = detail::convert_json<json>(schema_of_ordered<T>());
   return schema;
 }
+
+// A std::variant of reflected structs told apart by a field you name, the way the JSON of many APIs
+// says what it holds ({"kind": "circle", "radius": 1}). Map the variant through it:
+//   template <> struct mcp::json_type<shape> : mcp::tagged_variant<shape> {
+//     static constexpr const char* tag = "kind";
+//   };
+// Each alternative's value in `tag` is its struct's name (as its MCP_STRUCT wrote it); its schema is
+// oneOf the alternatives' schemas, each with `tag` required and fixed ("const"). An alternative must
+// not have a field of that name itself.
+template <class V>
+struct tagged_variant;
+
+template <class... Ts>
+struct tagged_variant<std::variant<Ts...>> {
+  using variant = std::variant<Ts...>;
+  static_assert((is_reflected_v<Ts> && ...), "mcp::tagged_variant: every alternative must be an MCP_STRUCT type");
+
+  static json schema() {
+    json list = json::array();
+    (list.push_back(alternative_schema<Ts>()), ...);
+    return json{{"oneOf", std::move(list)}};
+  }
+
+  static json encode(const variant& v) {
+    return std::visit(
+        [](const auto& alternative) {
+          json j = mcp::encode(alternative);
+          j[tag()] = detail::struct_name_of<std::decay_t<decltype(alternative)>>();
+          return j;
+        },
+        v);
+  }
+
+  static variant decode(const json& j) {
+    if (!j.is_object()) throw std::invalid_argument("expected an object, got " + detail::describe_value(j));
+    const auto it = j.find(tag());
+    if (it == j.end() || !it->is_string())
+      throw std::invalid_argument(std::string("expected a string property \"") + tag() + "\" naming one of " +
+                                  names());
+    json rest = j;
+    rest.erase(tag());
+    variant out;
+    const bool found = (try_decode<Ts>(it->template get_ref<const std::string&>(), rest, out) || ...);
+    if (!found) throw std::invalid_argument("\"" + tag() + "\": unknown value " + it->dump() + "; expected one of " + names());
+    return out;
+  }
+
+ private:
+  static std::string tag() { return json_type<variant>::tag; }
+
+  static std::string names() {
+    std::string out;
+    ((out += (out.empty() ? "\"" : ", \"") + std::string(detail::struct_name_of<Ts>()) + "\""), ...);
+    return out;
+  }
+
+  template <class T>
+  static json alternative_schema() {
+    json s = schema_of<T>();
+    if (s["properties"].contains(tag()))
+      throw error(error_code::invalid_definition, std::string("mcp::tagged_variant: ") + detail::struct_name_of<T>() +
+                                                      " has a field named \"" + tag() + "\", the variant's tag");
+    s["properties"][tag()] = json{{"const", detail::struct_name_of<T>()}};
+    json required = json::array({tag()});
+    for (const auto& r : s.value("required", json::array())) required.push_back(r);
+    s["required"] = std::move(required);
+    return s;
+  }
+
+  template <class T>
+  static bool try_decode(const std::string& name, const json& rest, variant& out) {
+    if (name != detail::struct_name_of<T>()) return false;
+    out = mcp::decode<T>(rest);
+    return true;
+  }
+};
 
 }  // namespace v0
 }  // namespace mcp
