@@ -30,7 +30,7 @@ MCP_STRUCT(echo_args, (text, "What to say back"));
 struct count_args {
   int to = 3;
 };
-MCP_STRUCT(count_args, (to, "Count from 1 to this", mcp::minimum(1), mcp::maximum(20)));
+MCP_STRUCT(count_args, (to, "Count from 1 to this", mcp::default_value(3), mcp::minimum(1), mcp::maximum(20)));
 
 // JSON lines appended to a file by several request threads.
 class line_file {
