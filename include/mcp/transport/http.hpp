@@ -22,6 +22,7 @@
 #pragma once
 
 #include <mcp/transport/detail/http_parser.hpp>
+#include <mcp/transport/http_handler.hpp>
 #include <mcp/json/json.hpp>
 #include <mcp/core/server.hpp>
 
@@ -45,41 +46,18 @@ class listener_impl;
 
 namespace http {
 
-// What the auth hook sees of a request.
-struct auth_request {
-  std::string_view method, path;
-  std::optional<std::string_view> authorization;  // the Authorization header
-};
-
-struct auth_result {
-  bool allowed = true;
-  std::string www_authenticate;  // WWW-Authenticate value when refused (401); empty: "Bearer"
-};
-
-struct options {
+// The endpoint's options (handler_options, http_handler.hpp: path, workers, sessions, origins,
+// auth, ...) and the listener's own.
+struct options : handler_options {
   std::string host = "127.0.0.1";            // bind address; never 0.0.0.0 by default
   unsigned short port = 8080;                 // 0 = any free port (read it back from listener::port())
-  std::string path = "/mcp";
   std::size_t io_threads = 1;                 // threads serving the sockets, and quick handlers
-  std::size_t workers = 4;                    // most handlers running at once; more wait their turn
   // A handler runs on the io thread that read its request (no hand-off). Once every io thread has
   // been in one handler for this long, another thread is added, so sockets are always served.
   std::chrono::microseconds inline_budget = std::chrono::milliseconds(1);
-  bool stateless = false;                     // no sessions: every POST is self-contained
-  bool get_stream = true;                     // false -> GET answers 405
-  std::chrono::seconds session_idle_timeout{1800};
-  std::size_t max_sessions = 10000;           // beyond: a new initialize gets 503
-  std::size_t replay_events = 256;            // kept per stream for Last-Event-ID
-  std::chrono::milliseconds retry{1000};      // SSE retry field for 2025-11-25 sessions
-  bool validate_origin = true;                // Origin/Host DNS-rebinding checks (403)
-  std::vector<std::string> allowed_origins;   // in addition to loopback origins, e.g. "https://app.example"
-  std::vector<std::string> allowed_hosts;     // in addition to loopback hosts, e.g. "mcp.example:8080"
   detail::http::http_limits limits;           // 431/413/414 limits; chunk extensions (400)
   std::chrono::seconds read_timeout{30};      // a request must arrive whole within this
   std::chrono::seconds idle_timeout{120};     // keep-alive connection idle limit
-  std::function<auth_result(const auth_request&)> authorize;  // null = no auth
-  json protected_resource_metadata = nullptr; // served at /.well-known/oauth-protected-resource when set
-  bool metrics = false;                       // GET /metrics in Prometheus text format
 };
 
 // Binds in the constructor (std::system_error naming the address when it cannot), serves on run().

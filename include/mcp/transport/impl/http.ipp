@@ -33,29 +33,6 @@ inline namespace v0 {
 namespace detail {
 namespace http {
 
-inline endpoint_config make_endpoint_config(const mcp::http::options& o) {
-  endpoint_config c;
-  c.path = o.path;
-  c.stateless = o.stateless;
-  c.get_stream = o.get_stream;
-  c.validate_origin = o.validate_origin;
-  c.allowed_origins = o.allowed_origins;
-  c.allowed_hosts = o.allowed_hosts;
-  c.retry_ms = static_cast<int>(std::min<long long>(o.retry.count(), 24LL * 3600 * 1000));
-  c.replay_events = o.replay_events;
-  if (o.authorize) {
-    c.authorize = [hook = o.authorize](std::string_view method, std::string_view path,
-                                       std::optional<std::string_view> authorization) -> std::optional<std::string> {
-      const mcp::http::auth_result r = hook(mcp::http::auth_request{method, path, authorization});
-      if (r.allowed) return std::nullopt;
-      return r.www_authenticate;
-    };
-  }
-  c.protected_resource_metadata = o.protected_resource_metadata;
-  c.metrics = o.metrics;
-  return c;
-}
-
 class listener_impl {
  public:
   using tcp = asio::ip::tcp;
@@ -68,16 +45,14 @@ class listener_impl {
         acceptor_(control_),
         sweep_timer_(control_),
         retry_timer_(control_),
-        sessions_(srv_, opts_.max_sessions, opts_.session_idle_timeout, opts_.replay_events,
-                  [this](std::function<void()> job) { runners_.post(std::move(job)); }),
-        endpoint_(srv_, make_endpoint_config(opts_), sessions_, stats_,
-                  [this](std::function<void()> job) { runners_.post(std::move(job)); }),
+        handler_(srv_, opts_, [this](std::function<void()> job) { runners_.post(std::move(job)); }),
+        stats_(handler_.impl_->stats()),
         runners_(io_, opts_.io_threads, opts_.workers, opts_.inline_budget,
                  [this](const std::string& text) { log_diagnostic(srv_.options(), text); }) {
     settings_.limits = opts_.limits;
     settings_.read_timeout = opts_.read_timeout;
     settings_.idle_timeout = opts_.idle_timeout;
-    hooks_.on_request = [this](request req, std::shared_ptr<exchange> ex) { endpoint_.handle(req, ex); };
+    hooks_.on_request = [this](request req, std::shared_ptr<exchange> ex) { handler_.impl_->handle(req, ex); };
     hooks_.on_status = [this](int status) { stats_.count_status(status); };
     hooks_.on_closed = [this](const void* c) {
       std::lock_guard lock(connections_mutex_);
@@ -159,7 +134,7 @@ class listener_impl {
   void sweep() {
     if (stopping_) return;
     try {
-      sessions_.expire_idle();
+      handler_.impl_->expire_idle();
     } catch (const std::exception& e) {
       log_diagnostic(srv_.options(), std::string("http: session sweep failed: ") + e.what());
     }
@@ -179,7 +154,7 @@ class listener_impl {
     acceptor_.close(ignored);
     sweep_timer_.cancel();
     retry_timer_.cancel();
-    sessions_.close_all();
+    handler_.close();
     std::vector<std::shared_ptr<connection>> open;
     {
       std::lock_guard lock(connections_mutex_);
@@ -200,9 +175,8 @@ class listener_impl {
   asio::steady_timer retry_timer_;
   unsigned short port_ = 0;
   std::atomic<bool> stopping_{false};
-  transport_stats stats_;
-  session_table sessions_;
-  endpoint endpoint_;
+  mcp::http::handler handler_;  // the endpoint; this listener is one host of it
+  transport_stats& stats_;
   connection_settings settings_;
   connection_hooks hooks_;
   std::mutex connections_mutex_;
