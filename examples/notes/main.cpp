@@ -233,7 +233,7 @@ std::string default_store_path() {
 }
 
 const char* usage =
-    "Usage: notes [--store PATH] [--http HOST:PORT] [--legacy]\n"
+    "Usage: notes [--store PATH] [--http HOST:PORT | --http unix:PATH] [--legacy]\n"
     "\n"
     "An MCP server that keeps notes in one JSON file, speaking MCP on stdin/stdout.\n"
     "\n"
@@ -241,6 +241,7 @@ const char* usage =
     "                    $XDG_DATA_HOME/mcp-notes/notes.json or ~/.local/share/mcp-notes/notes.json)\n"
     "  --http HOST:PORT  serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio,\n"
     "                    e.g. 127.0.0.1:8080 or [::1]:8080; stops on SIGINT or SIGTERM\n"
+    "  --http unix:PATH  the same on a Unix domain socket at PATH\n"
     "  --legacy          serve MCP 2025-11-25 only (every client must initialize),\n"
     "                    not the stateless 2026-07-28 revision beside it\n"
     "  --help            this text\n";
@@ -250,6 +251,7 @@ const char* usage =
 int main(int argc, char** argv) {
   std::string store_path;
   std::optional<std::pair<std::string, unsigned short>> http_address;
+  std::string unix_socket;
   bool legacy_only = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -260,6 +262,8 @@ int main(int argc, char** argv) {
       legacy_only = true;
     } else if (arg == "--store" && i + 1 < argc) {
       store_path = argv[++i];
+    } else if (arg == "--http" && i + 1 < argc && std::string_view(argv[i + 1]).substr(0, 5) == "unix:") {
+      unix_socket = argv[++i] + 5;
     } else if (arg == "--http" && i + 1 < argc) {
       http_address = mcp::http::parse_host_port(argv[++i]);
       if (!http_address) {
@@ -284,10 +288,13 @@ int main(int argc, char** argv) {
                                    "duplicates; read_note returns a whole note.",
                    .serve_stateless = !legacy_only});
   notes::register_tools(srv, db);
-  if (http_address) {
+  if (http_address || !unix_socket.empty()) {
     mcp::http::options options;
-    options.host = http_address->first;
-    options.port = http_address->second;
+    if (http_address) {
+      options.host = http_address->first;
+      options.port = http_address->second;
+    }
+    options.unix_socket = unix_socket;
     return mcp::http::serve(srv, options);
   }
   return mcp::serve_stdio(srv);

@@ -8,6 +8,14 @@
 #include <mcp/transport/http.hpp>
 #include <mcp/transport/http_handler.hpp>
 
+#include <asio/executor_work_guard.hpp>
+#include <asio/io_context.hpp>
+#include <asio/local/stream_protocol.hpp>
+#include <asio/post.hpp>
+#include <asio/steady_timer.hpp>
+
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <string>
@@ -143,3 +151,150 @@ TEST_CASE("http handler: a client that leaves a stream is let go; the session's 
   }
   CHECK(again->pull(rest, 1ms) == mcp::http::blocking_writer::pulled::ended);
 }
+
+namespace {
+
+const std::vector<test::header> post_headers = {{"Accept", "application/json, text/event-stream"},
+                                                {"Content-Type", "application/json"},
+                                                {"MCP-Protocol-Version", "2025-11-25"}};
+
+// initialize and notifications/initialized on `conn`; returns the session id.
+std::string open_session(test::http_connection& conn) {
+  conn.send(test::http_request("POST", "/mcp", rpc(1, "initialize", init_params).dump(), post_headers));
+  auto r = conn.read(5s);
+  REQUIRE(r.status == 200);
+  REQUIRE(r.header("Mcp-Session-Id"));
+  std::string session = *r.header("Mcp-Session-Id");
+  auto h = post_headers;
+  h.push_back({"Mcp-Session-Id", session});
+  conn.send(test::http_request("POST", "/mcp", json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}.dump(), h));
+  REQUIRE(conn.read(5s).status == 202);
+  return session;
+}
+
+test::http_response call(test::http_connection& conn, const std::string& session, long long id, const std::string& tool,
+                         json args = json::object()) {
+  auto h = post_headers;
+  h.push_back({"Mcp-Session-Id", session});
+  json params = {{"name", tool}, {"arguments", std::move(args)}, {"_meta", {{"progressToken", id}}}};
+  conn.send(test::http_request("POST", "/mcp", rpc(id, "tools/call", std::move(params)).dump(), h));
+  return conn.read(5s);
+}
+
+}  // namespace
+
+TEST_CASE("http listener on the caller's io_context: a user timer keeps firing on one thread while calls are served") {
+  mcp::server srv{mcp::server_info{"embed-test", "1.0.0"}, quiet()};
+  add_tools(srv);
+  asio::io_context io;
+  mcp::http::options o;
+  o.port = 0;
+  mcp::http::listener listener(srv, io, o);
+  listener.start();
+
+  // The user's own work on the same loop: a 10 ms timer, counting its ticks.
+  std::atomic<int> ticks{0};
+  asio::steady_timer timer(io);
+  std::function<void()> tick = [&] {
+    timer.expires_after(10ms);
+    timer.async_wait([&](asio::error_code ec) {
+      if (ec) return;
+      ++ticks;
+      tick();
+    });
+  };
+  tick();
+  std::thread loop([&] { io.run(); });  // the only thread running the user's loop
+
+  {
+    test::http_connection conn(listener.port());
+    const std::string session = open_session(conn);
+    // A 300 ms tool call: it runs on the listener's worker, so the loop's timer keeps ticking.
+    const int before = ticks;
+    auto r = call(conn, session, 2, "nap", {{"ms", 300}});
+    CHECK(r.status == 200);
+    CHECK(r.body.find("rested") != std::string::npos);
+    CHECK(ticks - before >= 10);  // 30 ticks if the loop were never held; a blocked loop gives ~0
+    auto sse = call(conn, session, 3, "chatty");
+    CHECK(sse.header("Content-Type") == std::optional<std::string>("text/event-stream"));
+    CHECK(sse.body.find("notifications/progress") != std::string::npos);
+  }
+
+  listener.stop();
+  // The loop still runs the user's timer after the listener stopped; the port is closed.
+  const int after_stop = ticks;
+  std::this_thread::sleep_for(100ms);
+  CHECK(ticks > after_stop);
+  bool refused = false;
+  for (int i = 0; i < 100 && !refused; ++i) {
+    try {
+      test::http_connection again(listener.port());
+      std::this_thread::sleep_for(10ms);
+    } catch (const std::runtime_error&) {
+      refused = true;
+    }
+  }
+  CHECK(refused);
+  asio::post(io, [&] { timer.cancel(); });
+  loop.join();  // nothing of the listener's is left on the loop
+}
+
+TEST_CASE("http listener on the caller's io_context: destroyed while the loop runs, with a connection open") {
+  mcp::server srv{mcp::server_info{"embed-test", "1.0.0"}, quiet()};
+  add_tools(srv);
+  asio::io_context io;
+  auto guard = asio::make_work_guard(io);
+  std::thread loop([&] { io.run(); });
+  mcp::http::options o;
+  o.port = 0;
+  auto listener = std::make_unique<mcp::http::listener>(srv, io, o);
+  listener->start();
+  test::http_connection conn(listener->port());
+  open_session(conn);
+  listener.reset();  // stops; what is pending on the loop keeps what it needs
+  auto r = conn.read(2s);
+  CHECK(r.status == 0);  // the connection was closed, no answer
+  guard.reset();
+  loop.join();
+}
+
+#if defined(ASIO_HAS_LOCAL_SOCKETS)
+TEST_CASE("http listener on a Unix domain socket: a round trip, and the socket file is removed on stop") {
+  char dir_template[] = "/tmp/mcp-unix-XXXXXX";
+  REQUIRE(::mkdtemp(dir_template));
+  const std::string dir = dir_template;
+  const std::string path = dir + "/mcp.sock";
+  {
+    mcp::server srv{mcp::server_info{"embed-test", "1.0.0"}, quiet()};
+    add_tools(srv);
+    mcp::http::options o;
+    o.unix_socket = path;
+    mcp::http::listener listener(srv, o);
+    std::thread serving([&] { listener.run(); });
+    CHECK(listener.port() == 0);
+    {
+      test::http_connection conn(path);
+      const std::string session = open_session(conn);
+      auto r = call(conn, session, 2, "nap", {{"ms", 1}});
+      CHECK(r.status == 200);
+      CHECK(r.body.find("rested") != std::string::npos);
+    }
+    listener.stop();
+    serving.join();
+    CHECK(::access(path.c_str(), F_OK) != 0);
+  }
+  // A stale socket file (a process that died) does not stop the next one from listening there.
+  {
+    mcp::server srv{mcp::server_info{"embed-test", "1.0.0"}, quiet()};
+    asio::io_context io;
+    asio::local::stream_protocol::acceptor stale(io, asio::local::stream_protocol::endpoint(path));
+    stale.close();  // the file stays
+    REQUIRE(::access(path.c_str(), F_OK) == 0);
+    mcp::http::options o;
+    o.unix_socket = path;
+    mcp::http::listener listener(srv, o);
+    listener.stop();
+  }
+  ::rmdir(dir.c_str());
+}
+#endif

@@ -36,6 +36,10 @@
 #include <utility>
 #include <vector>
 
+namespace asio {
+class io_context;
+}
+
 namespace mcp {
 inline namespace v0 {
 namespace detail {
@@ -51,6 +55,8 @@ namespace http {
 struct options : handler_options {
   std::string host = "127.0.0.1";            // bind address; never 0.0.0.0 by default
   unsigned short port = 8080;                 // 0 = any free port (read it back from listener::port())
+  std::string unix_socket;                    // a path: listen on this Unix domain socket instead (POSIX);
+                                              // a stale socket file there is replaced, and removed on stop
   std::size_t io_threads = 1;                 // threads serving the sockets, and quick handlers
   // A handler runs on the io thread that read its request (no hand-off). Once every io thread has
   // been in one handler for this long, another thread is added, so sockets are always served.
@@ -60,20 +66,30 @@ struct options : handler_options {
   std::chrono::seconds idle_timeout{120};     // keep-alive connection idle limit
 };
 
-// Binds in the constructor (std::system_error naming the address when it cannot), serves on run().
-// Destroy it only after run() has returned (or was never called).
+// Binds in the constructor (std::system_error naming the address when it cannot). Two ways to run:
+// - Its own loop: run() serves on io_threads threads (the caller's included) until stop().
+//   Destroy it only after run() has returned (or was never called).
+// - The caller's asio::io_context: start() begins accepting there; sockets and timers are served
+//   by whatever threads run that io_context, never blocked by a handler: handlers (tool calls,
+//   which may take long) run on `workers` threads the listener owns. stop() ends it (closes
+//   sessions and connections); it may be destroyed at any time after, even while the io_context
+//   still runs: what is pending there keeps what it needs alive.
+// Threads: stop() from any thread, also from a handler; the rest from the thread that owns it.
 class listener {
  public:
   listener(mcp::server& srv, options opts);
-  ~listener();
+  listener(mcp::server& srv, asio::io_context& io, options opts);
+  ~listener();  // stops it
   listener(const listener&) = delete;
   listener& operator=(const listener&) = delete;
 
-  unsigned short port() const;
-  void run();   // blocks until stop(); runs io_threads threads (this one included)
-  void stop();  // thread-safe, also before run(); closes sessions and connections; run() returns
+  unsigned short port() const;  // 0 for a Unix socket
+  void run();    // its own loop: blocks until stop(); runs io_threads threads (this one included)
+  void start();  // the caller's loop: accept from now on; returns at once
+  void stop();   // thread-safe, also before run() or start(); run() returns
 
  private:
+  std::unique_ptr<asio::io_context> own_io_;  // its own loop; destroyed after impl_ lets go of it
   std::shared_ptr<detail::http::listener_impl> impl_;
 };
 
