@@ -1,8 +1,10 @@
 // Embedding the Streamable HTTP transport: the endpoint mounted as a handler without the SDK's
-// listener (answers read from a blocking_writer), the listener on the caller's io_context, and a
-// Unix domain socket.
+// listener (answers read from a blocking_writer), the listener on the caller's io_context, a Unix
+// domain socket, and the same HTTP statuses from notes --http and from the notes tools mounted in
+// cpp-httplib (examples/httplib).
 #include "catch.hpp"
 #include "http_client.hpp"
+#include "subprocess.hpp"
 
 #include <mcp/core/server.hpp>
 #include <mcp/transport/http.hpp>
@@ -17,6 +19,8 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <csignal>
+#include <cstdio>
 #include <chrono>
 #include <string>
 #include <thread>
@@ -297,4 +301,95 @@ TEST_CASE("http listener on a Unix domain socket: a round trip, and the socket f
   }
   ::rmdir(dir.c_str());
 }
+#endif
+
+// ---- the same status checks against notes --http and the notes tools mounted in cpp-httplib ----
+
+#if defined(MCP_NOTES_BINARY)
+namespace {
+
+unsigned short free_port() {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  socklen_t len = sizeof addr;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  ::close(fd);
+  return ntohs(addr.sin_port);
+}
+
+// Every status the suite checks of `notes --http`, asked of the server at `port`.
+void check_statuses(unsigned short port) {
+  auto connect = [&] {
+    for (int i = 0; i < 200; ++i) {
+      try {
+        return std::make_unique<test::http_connection>(port);
+      } catch (const std::runtime_error&) {
+        std::this_thread::sleep_for(20ms);
+      }
+    }
+    FAIL("the server did not start");
+    return std::unique_ptr<test::http_connection>();
+  };
+  auto ask = [&](const std::string& method, const std::string& body, std::vector<test::header> headers,
+                 const std::string& host = "") {
+    auto conn = connect();
+    std::string bytes = test::http_request(method, "/mcp", body, headers);
+    if (!host.empty()) bytes.replace(bytes.find("Host: 127.0.0.1"), 15, "Host: " + host);
+    conn->send(bytes);
+    return conn->read(5s);
+  };
+  auto conn = connect();
+  const std::string session = open_session(*conn);
+  auto with_session = post_headers;
+  with_session.push_back({"Mcp-Session-Id", session});
+
+  const std::string ping = rpc(7, "ping").dump();
+  CHECK(ask("POST", rpc(2, "tools/list").dump(), with_session).status == 200);
+  CHECK(ask("POST", ping, post_headers).status == 400);  // no session id
+  auto unknown = post_headers;
+  unknown.push_back({"Mcp-Session-Id", "no-such-session"});
+  CHECK(ask("POST", ping, unknown).status == 404);
+  auto bad_version = with_session;
+  bad_version[2].value = "1999-01-01";
+  CHECK(ask("POST", ping, bad_version).status == 400);
+  auto json_only = with_session;
+  json_only[0].value = "application/json";
+  CHECK(ask("POST", ping, json_only).status == 406);
+  auto text_body = with_session;
+  text_body[1].value = "text/plain";
+  CHECK(ask("POST", ping, text_body).status == 415);
+  auto evil = with_session;
+  evil.push_back({"Origin", "https://evil.example"});
+  CHECK(ask("POST", ping, evil).status == 403);
+  CHECK(ask("POST", ping, with_session, "evil.example").status == 403);
+  CHECK(ask("POST", "{\"jsonrpc\":", with_session).status == 400);  // not JSON
+  CHECK(ask("PUT", ping, with_session).status == 405);
+  CHECK(ask("POST", std::string(5 * 1024 * 1024, ' '), with_session).status == 413);
+  CHECK(ask("DELETE", "", with_session).status == 204);
+  CHECK(ask("POST", ping, with_session).status == 404);
+}
+
+void check_server(const char* binary) {
+  const std::string store = std::string(MCP_TEST_BINARY_DIR) + "/scratch-statuses-" + std::to_string(getpid()) + ".json";
+  std::remove(store.c_str());
+  const unsigned short port = free_port();
+  test::subprocess server({binary, "--store", store, "--http", "127.0.0.1:" + std::to_string(port)});
+  check_statuses(port);
+  server.signal(SIGTERM);
+  CHECK(server.wait(10s) == 0);
+  std::remove(store.c_str());
+}
+
+}  // namespace
+
+TEST_CASE("http statuses: notes --http") { check_server(MCP_NOTES_BINARY); }
+
+#if defined(MCP_HTTPLIB_NOTES_BINARY)
+TEST_CASE("http statuses: the notes tools mounted in cpp-httplib answer the same") {
+  check_server(MCP_HTTPLIB_NOTES_BINARY);
+}
+#endif
 #endif
