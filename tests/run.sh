@@ -11,9 +11,10 @@ start=$(mcp_now)
 # nodejs/npm are for the interop tests (a nodejs that bundles npm is fine too); nginx for the
 # scale-out test, as a load balancer in front of three servers; wrk for the benchmark's smoke run,
 # so its HTTP half is exercised too; python3-jsonschema checks the golden schemas against both
-# metaschemas (without it that test reports itself skipped).
+# metaschemas (without it that test reports itself skipped); libcpp-httplib-dev builds
+# examples/httplib, the notes tools mounted in another web server.
 # shellcheck disable=SC2086
-mcp_install $MCP_BUILD_PACKAGES nodejs:node npm:npm nginx:nginx wrk:wrk python3-jsonschema
+mcp_install $MCP_BUILD_PACKAGES nodejs:node npm:npm nginx:nginx wrk:wrk python3-jsonschema libcpp-httplib-dev
 mcp_configure -DMCP_BUILD_TESTS=ON -DMCP_BUILD_EXAMPLES=ON
 mcp_build
 

@@ -4,7 +4,7 @@
 #include <mcp/mcp.hpp>
 #include <mcp/transport/http.hpp>
 
-#include "store.hpp"
+#include "tools.hpp"
 
 #include <cstdlib>
 #include <iostream>
@@ -12,166 +12,6 @@
 #include <sys/stat.h>
 
 namespace notes {
-
-// Each field is declared once: (type, name, "description", constraints...). A field is required
-// unless it is a std::optional or has an mcp::default_value.
-enum class note_visibility { private_, team };
-MCP_ENUM(note_visibility, (private_, "private", "Only you"), (team, "team", "Everyone on the team"));
-MCP_STRUCT_DEF(create_note_args,
-  (std::string, title, "Unique title for the new note", mcp::min_length(3), mcp::max_length(80)),
-  (std::string, body, "Note body, plain text or Markdown"),
-  (note_visibility, visibility, "Who can see the note", mcp::default_value(note_visibility::team)));
-MCP_STRUCT_DEF(update_note_args, (std::string, title, "Title of an existing note", mcp::min_length(1)),
-  (std::string, body, "The new body; replaces the old one entirely"));
-MCP_STRUCT_DEF(title_arg, (std::string, title, "Exact title of an existing note", mcp::min_length(1)));
-MCP_STRUCT_DEF(search_args,
-  (std::string, query, "Words to look for in titles and bodies (case-insensitive; every word must appear)",
-   mcp::min_length(1)),
-  (int, limit, "Notes per page", mcp::default_value(5), mcp::minimum(1), mcp::maximum(50)),
-  (std::optional<std::string>, cursor, "next_cursor from the previous page of the same query"));
-MCP_STRUCT_DEF(note_hit, (std::string, title, "Note title"), (std::string, visibility, "private or team"),
-  (std::string, excerpt, "The body, cut with a marker when long"),
-  (std::string, last_modified, "ISO-8601 UTC time of the last change"));
-MCP_STRUCT_DEF(search_result, (std::vector<note_hit>, notes, "This page of matching notes, best match first"),
-  (int, total_matches, "Matching notes across all pages"),
-  (std::optional<std::string>, next_cursor, "Pass as cursor to get the next page; absent on the last page"));
-MCP_STRUCT_DEF(note_stats, (std::string, title, "Note title"), (int, word_count, "Words in the body", mcp::minimum(0)),
-  (std::vector<std::string>, headings, "Markdown headings of the body, in order"),
-  (std::string, last_modified, "ISO-8601 UTC time of the last change"));
-MCP_STRUCT_DEF(full_note, (std::string, title, "Note title"), (std::string, body, "The whole body"),
-  (std::string, visibility, "private or team"), (std::string, created, "ISO-8601 UTC creation time"),
-  (std::string, last_modified, "ISO-8601 UTC time of the last change"));
-
-std::vector<std::string> words_of(const std::string& text) {
-  std::vector<std::string> words;
-  std::istringstream in(text);
-  for (std::string w; in >> w;) words.push_back(w);
-  return words;
-}
-
-std::vector<std::string> headings_of(const std::string& body) {
-  std::vector<std::string> out;
-  std::istringstream in(body);
-  for (std::string line; std::getline(in, line);) {
-    std::size_t level = line.find_first_not_of('#');
-    if (level > 0 && level <= 6 && level < line.size() && line[level] == ' ') out.push_back(line.substr(level + 1));
-  }
-  return out;
-}
-
-void check_usable(const store& db) {
-  if (!db.problem().empty()) throw mcp::tool_error(db.problem());
-}
-
-mcp::tool_error no_such_note(const std::string& title) {
-  return mcp::tool_error("No note is titled '" + title +
-                         "'. Titles must match exactly; use search_notes to find the right title, or create_note to "
-                         "make a new note.");
-}
-
-void register_tools(mcp::server& srv, store& db) {
-  srv.tool("create_note",
-           "Create a new note. Use only for a title that does not exist yet; to change an existing note use "
-           "update_note.",
-           [&db](const create_note_args& in) -> mcp::result<std::string> {
-             check_usable(db);
-             return db.write([&](auto& all) -> mcp::result<std::string> {
-               if (all.count(in.title))
-                 return mcp::tool_error("A note titled '" + in.title +
-                                        "' already exists. Use update_note to change it, or pick another title.");
-               std::string now = now_iso8601();
-               std::string vis = mcp::encode(in.visibility).get<std::string>();
-               all[in.title] = note{in.title, in.body, vis, now, now};
-               return "Created note '" + in.title + "' (" + vis + ").";
-             });
-           },
-           mcp::annotations{.read_only = false, .destructive = false, .idempotent = false, .open_world = false});
-
-  srv.tool("update_note",
-           "Replace the body of an existing note. Use create_note for a new title; use read_note first if you need "
-           "the current body.",
-           [&db](const update_note_args& in) -> mcp::result<std::string> {
-             check_usable(db);
-             return db.write([&](auto& all) -> mcp::result<std::string> {
-               auto it = all.find(in.title);
-               if (it == all.end()) return no_such_note(in.title);
-               it->second.body = in.body;
-               it->second.last_modified = now_iso8601();
-               return "Updated note '" + in.title + "'.";
-             });
-           },
-           mcp::annotations{.read_only = false, .destructive = true, .idempotent = true, .open_world = false});
-
-  srv.tool("search_notes",
-           "Find notes by keywords in their titles and bodies. Returns one page of matches with short excerpts and "
-           "a next_cursor for more. Use read_note for a whole note, note_stats for its word count and headings.",
-           [&db](const search_args& in) -> mcp::result<search_result> {
-             check_usable(db);
-             std::vector<std::string> terms = words_of(fold_case(in.query));
-             std::vector<const note*> matches;
-             db.read([&](const auto& all) {
-               for (const auto& [title, n] : all) {
-                 bool all_found = true;
-                 for (const auto& t : terms) all_found = all_found && n.folded.find(t) != std::string::npos;
-                 if (all_found) matches.push_back(&n);
-               }
-               return 0;
-             });
-             mcp::page_window page;
-             try {
-               page = mcp::paginate(matches.size(), static_cast<std::size_t>(in.limit), in.cursor, fold_case(in.query));
-             } catch (const mcp::error&) {  // mcp::error_code::invalid_cursor
-               return mcp::tool_error("The cursor does not belong to this query. Call search_notes again with the "
-                                      "same query and no cursor to start over.");
-             }
-             search_result out;
-             out.total_matches = static_cast<int>(matches.size());
-             for (std::size_t i = page.begin; i < page.end; ++i) {
-               const note& n = *matches[i];
-               out.notes.push_back({n.title, n.visibility,
-                                    mcp::truncate_text(n.body, 300, "call read_note with this title for the full text"),
-                                    n.last_modified});
-             }
-             out.next_cursor = page.next_cursor;
-             return out;
-           },
-           mcp::annotations{.read_only = true, .open_world = false});
-
-  srv.tool("read_note", "Return one note in full, by its exact title. Use search_notes when unsure of the title.",
-           [&db](const title_arg& in) -> mcp::result<full_note> {
-             check_usable(db);
-             return db.read([&](const auto& all) -> mcp::result<full_note> {
-               auto it = all.find(in.title);
-               if (it == all.end()) return no_such_note(in.title);
-               const note& n = it->second;
-               return full_note{n.title, n.body, n.visibility, n.created, n.last_modified};
-             });
-           },
-           mcp::annotations{.read_only = true, .open_world = false});
-
-  srv.tool("note_stats", "Word count, Markdown headings and last change time of one note. Read-only.",
-           [&db](const title_arg& in) -> mcp::result<note_stats> {
-             check_usable(db);
-             return db.read([&](const auto& all) -> mcp::result<note_stats> {
-               auto it = all.find(in.title);
-               if (it == all.end()) return no_such_note(in.title);
-               const note& n = it->second;
-               return note_stats{n.title, static_cast<int>(words_of(n.body).size()), headings_of(n.body),
-                                 n.last_modified};
-             });
-           },
-           mcp::annotations{.read_only = true, .open_world = false});
-
-  srv.tool("delete_note", "Delete a note permanently. It cannot be recovered; to change a note use update_note.",
-           [&db](const title_arg& in) -> mcp::result<std::string> {
-             check_usable(db);
-             return db.write([&](auto& all) -> mcp::result<std::string> {
-               if (!all.erase(in.title)) return no_such_note(in.title);
-               return "Deleted note '" + in.title + "'.";
-             });
-           },
-           mcp::annotations{.read_only = false, .destructive = true, .idempotent = true, .open_world = false});
-}
 
 std::string default_store_path() {
   if (const char* p = std::getenv("MCP_NOTES_STORE"); p && *p) return p;
@@ -188,7 +28,7 @@ std::string default_store_path() {
 }
 
 const char* usage =
-    "Usage: notes [--store PATH] [--http HOST:PORT] [--legacy]\n"
+    "Usage: notes [--store PATH] [--http HOST:PORT | --http unix:PATH] [--legacy]\n"
     "\n"
     "An MCP server that keeps notes in one JSON file, speaking MCP on stdin/stdout.\n"
     "\n"
@@ -196,6 +36,7 @@ const char* usage =
     "                    $XDG_DATA_HOME/mcp-notes/notes.json or ~/.local/share/mcp-notes/notes.json)\n"
     "  --http HOST:PORT  serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio,\n"
     "                    e.g. 127.0.0.1:8080 or [::1]:8080; stops on SIGINT or SIGTERM\n"
+    "  --http unix:PATH  the same on a Unix domain socket at PATH\n"
     "  --legacy          serve MCP 2025-11-25 only (every client must initialize),\n"
     "                    not the stateless 2026-07-28 revision beside it\n"
     "  --help            this text\n";
@@ -205,6 +46,7 @@ const char* usage =
 int main(int argc, char** argv) {
   std::string store_path;
   std::optional<std::pair<std::string, unsigned short>> http_address;
+  std::string unix_socket;
   bool legacy_only = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -215,6 +57,8 @@ int main(int argc, char** argv) {
       legacy_only = true;
     } else if (arg == "--store" && i + 1 < argc) {
       store_path = argv[++i];
+    } else if (arg == "--http" && i + 1 < argc && std::string_view(argv[i + 1]).substr(0, 5) == "unix:") {
+      unix_socket = argv[++i] + 5;
     } else if (arg == "--http" && i + 1 < argc) {
       http_address = mcp::http::parse_host_port(argv[++i]);
       if (!http_address) {
@@ -239,10 +83,13 @@ int main(int argc, char** argv) {
                                    "duplicates; read_note returns a whole note.",
                    .serve_stateless = !legacy_only});
   notes::register_tools(srv, db);
-  if (http_address) {
+  if (http_address || !unix_socket.empty()) {
     mcp::http::options options;
-    options.host = http_address->first;
-    options.port = http_address->second;
+    if (http_address) {
+      options.host = http_address->first;
+      options.port = http_address->second;
+    }
+    options.unix_socket = unix_socket;
     return mcp::http::serve(srv, options);
   }
   return mcp::serve_stdio(srv);

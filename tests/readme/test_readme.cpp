@@ -58,6 +58,13 @@ std::pair<mcp::tool_options, mcp::tool_options> markdown_and_count() {
 #include "snippets/tour_http.inc"
 }
 
+// Compiled only: it listens (tests/unit/test_http_embed.cpp runs the same calls).
+[[maybe_unused]] void embedding(mcp::server& srv, asio::io_context& io) {
+#include "snippets/embedding.inc"
+  (void)local;
+  (void)answer;
+}
+
 #if __cplusplus >= 202002L
 std::pair<mcp::server_info, mcp::tool_options> spelling_cxx20() {
 #include "snippets/spelling_cxx20.inc"

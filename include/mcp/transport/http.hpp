@@ -22,6 +22,7 @@
 #pragma once
 
 #include <mcp/transport/detail/http_parser.hpp>
+#include <mcp/transport/http_handler.hpp>
 #include <mcp/json/json.hpp>
 #include <mcp/core/server.hpp>
 
@@ -35,6 +36,10 @@
 #include <utility>
 #include <vector>
 
+namespace asio {
+class io_context;
+}
+
 namespace mcp {
 inline namespace v0 {
 namespace detail {
@@ -45,57 +50,46 @@ class listener_impl;
 
 namespace http {
 
-// What the auth hook sees of a request.
-struct auth_request {
-  std::string_view method, path;
-  std::optional<std::string_view> authorization;  // the Authorization header
-};
-
-struct auth_result {
-  bool allowed = true;
-  std::string www_authenticate;  // WWW-Authenticate value when refused (401); empty: "Bearer"
-};
-
-struct options {
+// The endpoint's options (handler_options, http_handler.hpp: path, workers, sessions, origins,
+// auth, ...) and the listener's own.
+struct options : handler_options {
   std::string host = "127.0.0.1";            // bind address; never 0.0.0.0 by default
   unsigned short port = 8080;                 // 0 = any free port (read it back from listener::port())
-  std::string path = "/mcp";
+  std::string unix_socket;                    // a path: listen on this Unix domain socket instead (POSIX);
+                                              // a stale socket file there is replaced, and removed on stop
   std::size_t io_threads = 1;                 // threads serving the sockets, and quick handlers
-  std::size_t workers = 4;                    // most handlers running at once; more wait their turn
   // A handler runs on the io thread that read its request (no hand-off). Once every io thread has
   // been in one handler for this long, another thread is added, so sockets are always served.
   std::chrono::microseconds inline_budget = std::chrono::milliseconds(1);
-  bool stateless = false;                     // no sessions: every POST is self-contained
-  bool get_stream = true;                     // false -> GET answers 405
-  std::chrono::seconds session_idle_timeout{1800};
-  std::size_t max_sessions = 10000;           // beyond: a new initialize gets 503
-  std::size_t replay_events = 256;            // kept per stream for Last-Event-ID
-  std::chrono::milliseconds retry{1000};      // SSE retry field for 2025-11-25 sessions
-  bool validate_origin = true;                // Origin/Host DNS-rebinding checks (403)
-  std::vector<std::string> allowed_origins;   // in addition to loopback origins, e.g. "https://app.example"
-  std::vector<std::string> allowed_hosts;     // in addition to loopback hosts, e.g. "mcp.example:8080"
   detail::http::http_limits limits;           // 431/413/414 limits; chunk extensions (400)
   std::chrono::seconds read_timeout{30};      // a request must arrive whole within this
   std::chrono::seconds idle_timeout{120};     // keep-alive connection idle limit
-  std::function<auth_result(const auth_request&)> authorize;  // null = no auth
-  json protected_resource_metadata = nullptr; // served at /.well-known/oauth-protected-resource when set
-  bool metrics = false;                       // GET /metrics in Prometheus text format
 };
 
-// Binds in the constructor (std::system_error naming the address when it cannot), serves on run().
-// Destroy it only after run() has returned (or was never called).
+// Binds in the constructor (std::system_error naming the address when it cannot). Two ways to run:
+// - Its own loop: run() serves on io_threads threads (the caller's included) until stop().
+//   Destroy it only after run() has returned (or was never called).
+// - The caller's asio::io_context: start() begins accepting there; sockets and timers are served
+//   by whatever threads run that io_context, never blocked by a handler: handlers (tool calls,
+//   which may take long) run on `workers` threads the listener owns. stop() ends it (closes
+//   sessions and connections); it may be destroyed at any time after, even while the io_context
+//   still runs: what is pending there keeps what it needs alive.
+// Threads: stop() from any thread, also from a handler; the rest from the thread that owns it.
 class listener {
  public:
   listener(mcp::server& srv, options opts);
-  ~listener();
+  listener(mcp::server& srv, asio::io_context& io, options opts);
+  ~listener();  // stops it
   listener(const listener&) = delete;
   listener& operator=(const listener&) = delete;
 
-  unsigned short port() const;
-  void run();   // blocks until stop(); runs io_threads threads (this one included)
-  void stop();  // thread-safe, also before run(); closes sessions and connections; run() returns
+  unsigned short port() const;  // 0 for a Unix socket
+  void run();    // its own loop: blocks until stop(); runs io_threads threads (this one included)
+  void start();  // the caller's loop: accept from now on; returns at once
+  void stop();   // thread-safe, also before run() or start(); run() returns
 
  private:
+  std::unique_ptr<asio::io_context> own_io_;  // its own loop; destroyed after impl_ lets go of it
   std::shared_ptr<detail::http::listener_impl> impl_;
 };
 

@@ -22,6 +22,7 @@
 
 #include <asio/bind_executor.hpp>
 #include <asio/io_context.hpp>
+#include <asio/generic/stream_protocol.hpp>
 #include <asio/ip/tcp.hpp>
 #include <asio/post.hpp>
 #include <asio/steady_timer.hpp>
@@ -127,10 +128,11 @@ class connection_exchange final : public exchange, public std::enable_shared_fro
 class connection : public std::enable_shared_from_this<connection> {
  public:
   using tcp = asio::ip::tcp;
+  using socket_type = asio::generic::stream_protocol::socket;  // TCP or a Unix domain socket
   using strand_type = connection_exchange::strand_type;
 
   // The socket must have been opened on `strand`.
-  connection(tcp::socket socket, strand_type strand, const connection_settings& settings, const connection_hooks& hooks)
+  connection(socket_type socket, strand_type strand, const connection_settings& settings, const connection_hooks& hooks)
       : strand_(std::move(strand)),
         socket_(std::move(socket)),
         timer_(strand_),
@@ -142,7 +144,7 @@ class connection : public std::enable_shared_from_this<connection> {
     asio::post(strand_, [self = shared_from_this()] {
       self->guard([&] {
         asio::error_code ignored;
-        self->socket_.set_option(tcp::no_delay(true), ignored);
+        self->socket_.set_option(tcp::no_delay(true), ignored);  // fails harmlessly on a Unix socket
         self->socket_.non_blocking(true, ignored);  // flush() writes what the socket takes at once
         self->arm_timer(self->settings_.idle_timeout, timer_kind::idle);
         self->read();
@@ -400,7 +402,7 @@ class connection : public std::enable_shared_from_this<connection> {
     if (closed_ || lingering_) return;
     lingering_ = true;
     asio::error_code ignored;
-    socket_.shutdown(tcp::socket::shutdown_send, ignored);
+    socket_.shutdown(asio::socket_base::shutdown_send, ignored);
     if (input_done_) return close();
     arm_timer(linger_time, timer_kind::linger);
     read();
@@ -460,7 +462,7 @@ class connection : public std::enable_shared_from_this<connection> {
     cancel_timer();
     timer_.cancel();  // its handler holds the connection
     asio::error_code ignored;
-    socket_.shutdown(tcp::socket::shutdown_both, ignored);
+    socket_.shutdown(asio::socket_base::shutdown_both, ignored);
     socket_.close(ignored);
     queue_.clear();
     if (auto ex = std::move(current_)) ex->disconnected();
@@ -468,7 +470,7 @@ class connection : public std::enable_shared_from_this<connection> {
   }
 
   strand_type strand_;
-  tcp::socket socket_;
+  socket_type socket_;
   asio::steady_timer timer_;
   const connection_settings settings_;
   const connection_hooks hooks_;

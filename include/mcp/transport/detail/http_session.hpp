@@ -8,6 +8,7 @@
 #include <mcp/json/json.hpp>
 #include <mcp/transport/detail/http_message.hpp>
 #include <mcp/transport/detail/sse.hpp>
+#include <mcp/transport/http_types.hpp>
 #include <mcp/transport/transport.hpp>
 
 #include <chrono>
@@ -29,19 +30,9 @@ inline namespace v0 {
 namespace detail {
 namespace http {
 
-// One HTTP response in the making, as the connection carrying it sees it. Calls are thread-safe
-// and take effect in call order; once the exchange has ended or its client has gone, they do
-// nothing.
-class exchange {
- public:
-  virtual ~exchange() = default;
-  virtual void respond(response r) = 0;          // a whole response; ends the exchange
-  virtual void start_stream(response head) = 0;  // an SSE response head; write() adds to its body
-  virtual void write(std::string sse_bytes) = 0;
-  virtual void end() = 0;                         // ends the stream; the connection moves on
-  // fn runs once, on the connection's thread, if the client goes away before end().
-  virtual void on_disconnect(std::function<void()> fn) = 0;
-};
+// One HTTP response in the making, as the host carrying it sees it (the public name is
+// mcp::http::response_writer).
+using exchange = mcp::http::response_writer;
 
 // An SSE stream that outlives its HTTP connections: every event gets the id "<stream>:<seq>" and
 // a bounded buffer keeps the latest ones, so a client that comes back with Last-Event-ID gets what

@@ -9,7 +9,10 @@
 #include <mcp/transport/detail/http_session.hpp>
 #include <mcp/transport/detail/http_runners.hpp>
 
+#include <asio/basic_socket_acceptor.hpp>
 #include <asio/executor_work_guard.hpp>
+#include <asio/generic/stream_protocol.hpp>
+#include <asio/local/stream_protocol.hpp>
 #include <asio/io_context.hpp>
 #include <asio/ip/tcp.hpp>
 #include <asio/post.hpp>
@@ -20,91 +23,100 @@
 #include <algorithm>
 #include <atomic>
 #include <csignal>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <thread>
 #include <vector>
+
+#if defined(ASIO_HAS_LOCAL_SOCKETS)
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 
 namespace mcp {
 inline namespace v0 {
 namespace detail {
 namespace http {
 
-inline endpoint_config make_endpoint_config(const mcp::http::options& o) {
-  endpoint_config c;
-  c.path = o.path;
-  c.stateless = o.stateless;
-  c.get_stream = o.get_stream;
-  c.validate_origin = o.validate_origin;
-  c.allowed_origins = o.allowed_origins;
-  c.allowed_hosts = o.allowed_hosts;
-  c.retry_ms = static_cast<int>(std::min<long long>(o.retry.count(), 24LL * 3600 * 1000));
-  c.replay_events = o.replay_events;
-  if (o.authorize) {
-    c.authorize = [hook = o.authorize](std::string_view method, std::string_view path,
-                                       std::optional<std::string_view> authorization) -> std::optional<std::string> {
-      const mcp::http::auth_result r = hook(mcp::http::auth_request{method, path, authorization});
-      if (r.allowed) return std::nullopt;
-      return r.www_authenticate;
-    };
-  }
-  c.protected_resource_metadata = o.protected_resource_metadata;
-  c.metrics = o.metrics;
-  return c;
-}
-
-class listener_impl {
+class listener_impl : public std::enable_shared_from_this<listener_impl> {
  public:
   using tcp = asio::ip::tcp;
+  using generic = asio::generic::stream_protocol;
 
-  listener_impl(server& srv, mcp::http::options opts)
+  // `external`: the io_context is the caller's, and handlers get threads of their own.
+  listener_impl(server& srv, mcp::http::options opts, asio::io_context& io, bool external)
       : srv_(srv),
         opts_(std::move(opts)),
-        work_(asio::make_work_guard(io_)),
+        io_(io),
+        external_(external),
+        handler_work_(asio::make_work_guard(handler_io_)),
         control_(asio::make_strand(io_)),
         acceptor_(control_),
         sweep_timer_(control_),
         retry_timer_(control_),
-        sessions_(srv_, opts_.max_sessions, opts_.session_idle_timeout, opts_.replay_events,
-                  [this](std::function<void()> job) { runners_.post(std::move(job)); }),
-        endpoint_(srv_, make_endpoint_config(opts_), sessions_, stats_,
-                  [this](std::function<void()> job) { runners_.post(std::move(job)); }),
-        runners_(io_, opts_.io_threads, opts_.workers, opts_.inline_budget,
-                 [this](const std::string& text) { log_diagnostic(srv_.options(), text); }) {
+        handler_(srv_, opts_, [this](std::function<void()> job) { runners_.post(std::move(job)); }),
+        stats_(handler_.impl_->stats()),
+        runners_(external ? handler_io_ : io_, external ? opts_.workers : opts_.io_threads, opts_.workers,
+                 opts_.inline_budget, [this](const std::string& text) { log_diagnostic(srv_.options(), text); }) {
     settings_.limits = opts_.limits;
     settings_.read_timeout = opts_.read_timeout;
     settings_.idle_timeout = opts_.idle_timeout;
-    hooks_.on_request = [this](request req, std::shared_ptr<exchange> ex) { endpoint_.handle(req, ex); };
-    hooks_.on_status = [this](int status) { stats_.count_status(status); };
-    hooks_.on_closed = [this](const void* c) {
-      std::lock_guard lock(connections_mutex_);
-      if (connections_.erase(c)) --stats_.connections_open;
-    };
-    hooks_.log = [this](std::string_view text) { log_diagnostic(srv_.options(), text); };
+    // Its own loop runs until stopped. The caller's runs as long as the caller wants: a guard taken
+    // and dropped there would even stop it (asio stops a loop whose work count falls to zero).
+    if (!external_) work_.emplace(asio::make_work_guard(io_));
     bind();
-    asio::post(control_, [this] {
-      accept();
-      sweep();
+  }
+
+  ~listener_impl() {
+    // Pending operations hold this object, so everything on the loop has let go of it.
+    handler_work_.reset();
+    if (handler_thread_.joinable()) handler_thread_.join();
+    remove_socket_file();
+  }
+
+  // Hooks hold the listener weakly: a connection may outlive it on the caller's loop.
+  void start() {
+    std::weak_ptr<listener_impl> weak = weak_from_this();
+    hooks_.on_request = [weak](request req, std::shared_ptr<exchange> ex) {
+      if (auto self = weak.lock()) self->handler_.impl_->handle(req, ex);
+    };
+    hooks_.on_status = [weak](int status) {
+      if (auto self = weak.lock()) self->stats_.count_status(status);
+    };
+    hooks_.on_closed = [weak](const void* c) {
+      auto self = weak.lock();
+      if (!self) return;
+      std::lock_guard lock(self->connections_mutex_);
+      if (self->connections_.erase(c)) --self->stats_.connections_open;
+    };
+    hooks_.log = [weak](std::string_view text) {
+      if (auto self = weak.lock()) log_diagnostic(self->srv_.options(), text);
+    };
+    if (external_) handler_thread_ = std::thread([this] { runners_.run(); });
+    asio::post(control_, [self = shared_from_this()] {
+      self->accept();
+      self->sweep();
     });
   }
 
-  ~listener_impl() { stop(); }
-
   unsigned short port() const { return port_; }
 
-  // Returns once stopped and every handler has ended.
+  // Its own loop: returns once stopped and every handler has ended.
   void run() { runners_.run(); }
 
   void stop() {
     if (stopping_.exchange(true)) return;
-    asio::post(control_, [this] { shut_down(); });
+    asio::post(control_, [self = shared_from_this()] { self->shut_down(); });
   }
 
  private:
   void bind() {
+    if (!opts_.unix_socket.empty()) return bind_unix();
     const std::string where = "mcp::http: cannot listen on " + opts_.host + ":" + std::to_string(opts_.port);
     asio::error_code ec;
     tcp::endpoint ep;
@@ -117,49 +129,85 @@ class listener_impl {
       if (ec || results.empty()) throw std::system_error(ec ? ec : asio::error::host_not_found, where);
       ep = results.begin()->endpoint();
     }
+    listen(generic::endpoint(ep), true, where);
+    asio::error_code ignored;
+    const generic::endpoint local = acceptor_.local_endpoint(ignored);
+    tcp::endpoint bound;
+    if (!ignored && local.size() <= bound.capacity()) {
+      std::memcpy(bound.data(), local.data(), local.size());
+      bound.resize(local.size());
+      port_ = bound.port();
+    }
+  }
+
+  void bind_unix() {
+    const std::string where = "mcp::http: cannot listen on the Unix socket " + opts_.unix_socket;
+#if defined(ASIO_HAS_LOCAL_SOCKETS)
+    struct stat st {};
+    if (::lstat(opts_.unix_socket.c_str(), &st) == 0 && S_ISSOCK(st.st_mode))
+      ::unlink(opts_.unix_socket.c_str());  // left by a process that ended without cleaning up
+    listen(generic::endpoint(asio::local::stream_protocol::endpoint(opts_.unix_socket)), false, where);
+    owns_socket_file_ = true;
+#else
+    throw std::system_error(asio::error::operation_not_supported, where);
+#endif
+  }
+
+  void listen(const generic::endpoint& ep, bool reuse, const std::string& where) {
+    asio::error_code ec;
     acceptor_.open(ep.protocol(), ec);
-    if (!ec) acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);
+    if (!ec && reuse) acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
     if (!ec) acceptor_.bind(ep, ec);
     if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
     if (ec) throw std::system_error(ec, where);
-    port_ = acceptor_.local_endpoint().port();
+  }
+
+  void remove_socket_file() {
+#if defined(ASIO_HAS_LOCAL_SOCKETS)
+    if (owns_socket_file_) ::unlink(opts_.unix_socket.c_str());
+    owns_socket_file_ = false;
+#endif
   }
 
   void accept() {
     if (stopping_) return;
     auto strand = asio::make_strand(io_);
-    acceptor_.async_accept(strand, [this, strand](asio::error_code ec, tcp::socket socket) {
-      try {
-        if (stopping_ || !acceptor_.is_open()) return;
-        if (ec) {
-          // Out of descriptors and the like: say so, breathe, try again.
-          log_diagnostic(srv_.options(), "http: accept failed: " + ec.message());
-          retry_timer_.expires_after(std::chrono::milliseconds(100));
-          retry_timer_.async_wait([this](asio::error_code e) {
-            if (!e) accept();
-          });
-          return;
-        }
-        auto c = std::make_shared<connection>(std::move(socket), strand, settings_, hooks_);
-        {
-          std::lock_guard lock(connections_mutex_);
-          connections_[c.get()] = c;
-        }
-        ++stats_.connections_total;
-        ++stats_.connections_open;
-        c->start();
-      } catch (const std::exception& e) {
-        log_diagnostic(srv_.options(), std::string("http: accept handler failed: ") + e.what());
-      }
-      accept();
+    acceptor_.async_accept(strand, [self = shared_from_this(), strand](asio::error_code ec, generic::socket socket) {
+      self->accepted(ec, std::move(socket), strand);
     });
+  }
+
+  void accepted(asio::error_code ec, generic::socket socket, const asio::strand<asio::io_context::executor_type>& strand) {
+    try {
+      if (stopping_ || !acceptor_.is_open()) return;
+      if (ec) {
+        // Out of descriptors and the like: say so, breathe, try again.
+        log_diagnostic(srv_.options(), "http: accept failed: " + ec.message());
+        retry_timer_.expires_after(std::chrono::milliseconds(100));
+        retry_timer_.async_wait([self = shared_from_this()](asio::error_code e) {
+          if (!e) self->accept();
+        });
+        return;
+      }
+      auto c = std::make_shared<connection>(std::move(socket), strand, settings_, hooks_);
+      {
+        std::lock_guard lock(connections_mutex_);
+        connections_[c.get()] = c;
+      }
+      ++stats_.connections_total;
+      ++stats_.connections_open;
+      c->start();
+    } catch (const std::exception& e) {
+      log_diagnostic(srv_.options(), std::string("http: accept handler failed: ") + e.what());
+    }
+    accept();
   }
 
   // Idle sessions expire on a timer that ticks a few times per timeout.
   void sweep() {
     if (stopping_) return;
     try {
-      sessions_.expire_idle();
+      handler_.impl_->expire_idle();
     } catch (const std::exception& e) {
       log_diagnostic(srv_.options(), std::string("http: session sweep failed: ") + e.what());
     }
@@ -167,42 +215,47 @@ class listener_impl {
         std::chrono::duration_cast<std::chrono::milliseconds>(opts_.session_idle_timeout) / 4,
         std::chrono::milliseconds(50), std::chrono::milliseconds(30000));
     sweep_timer_.expires_after(tick);
-    sweep_timer_.async_wait([this](asio::error_code ec) {
-      if (!ec) sweep();
+    sweep_timer_.async_wait([self = shared_from_this()](asio::error_code ec) {
+      if (!ec) self->sweep();
     });
   }
 
-  // On the control strand: no new connections or sessions, everything open is closed, and
-  // io_context::run returns once the last handler is done.
+  // On the control strand: no new connections or sessions, everything open is closed; its own
+  // io_context's run returns once the last handler is done, and so do the handler threads.
   void shut_down() {
     asio::error_code ignored;
     acceptor_.close(ignored);
+    remove_socket_file();
     sweep_timer_.cancel();
     retry_timer_.cancel();
-    sessions_.close_all();
+    handler_.close();
     std::vector<std::shared_ptr<connection>> open;
     {
       std::lock_guard lock(connections_mutex_);
       for (auto& [key, c] : connections_) open.push_back(c);
     }
     for (auto& c : open) c->stop();
-    work_.reset();
+    if (work_) work_->reset();
+    handler_work_.reset();
   }
 
   server& srv_;
   const mcp::http::options opts_;
-  // Declared first so it is destroyed last: queued handlers still hold connections.
-  asio::io_context io_;
-  asio::executor_work_guard<asio::io_context::executor_type> work_;
+  asio::io_context& io_;  // sockets and timers
+  const bool external_;
+  // Handlers' own loop when io_ is the caller's (unused otherwise): destroyed after the runners.
+  asio::io_context handler_io_;
+  std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work_;
+  asio::executor_work_guard<asio::io_context::executor_type> handler_work_;
   asio::strand<asio::io_context::executor_type> control_;
-  tcp::acceptor acceptor_;
+  asio::basic_socket_acceptor<generic> acceptor_;
   asio::steady_timer sweep_timer_;
   asio::steady_timer retry_timer_;
   unsigned short port_ = 0;
+  bool owns_socket_file_ = false;
   std::atomic<bool> stopping_{false};
-  transport_stats stats_;
-  session_table sessions_;
-  endpoint endpoint_;
+  mcp::http::handler handler_;  // the endpoint; this listener is one host of it
+  transport_stats& stats_;
   connection_settings settings_;
   connection_hooks hooks_;
   std::mutex connections_mutex_;
@@ -210,6 +263,7 @@ class listener_impl {
   std::map<const void*, std::shared_ptr<connection>> connections_;
   // Declared last so its threads end first: handlers still running may use everything above.
   runners runners_;
+  std::thread handler_thread_;  // the caller's loop: runs the runners
 };
 
 }  // namespace http
@@ -217,19 +271,31 @@ class listener_impl {
 
 namespace http {
 
-inline listener::listener(mcp::server& srv, options opts)
-    : impl_(std::make_shared<detail::http::listener_impl>(srv, std::move(opts))) {}
+inline listener::listener(mcp::server& srv, options opts) : own_io_(std::make_unique<asio::io_context>()) {
+  impl_ = std::make_shared<detail::http::listener_impl>(srv, std::move(opts), *own_io_, false);
+  impl_->start();
+}
 
-inline listener::~listener() = default;
+inline listener::listener(mcp::server& srv, asio::io_context& io, options opts)
+    : impl_(std::make_shared<detail::http::listener_impl>(srv, std::move(opts), io, true)) {}
+
+// Its own loop: the handlers still queued there hold the listener; destroying the loop lets them go.
+inline listener::~listener() {
+  impl_->stop();
+  impl_.reset();
+  own_io_.reset();
+}
 
 inline unsigned short listener::port() const { return impl_->port(); }
 inline void listener::run() { impl_->run(); }
+inline void listener::start() { impl_->start(); }
 inline void listener::stop() { impl_->stop(); }
 
 inline int serve(mcp::server& srv, options opts) {
   try {
     const std::string host = opts.host.find(':') != std::string::npos ? "[" + opts.host + "]" : opts.host;
     const std::string path = opts.path;
+    const std::string unix_socket = opts.unix_socket;
     listener l(srv, std::move(opts));
     // Signals are waited for on a context of their own, so the listener's stays private.
     asio::io_context signal_io;
@@ -238,7 +304,9 @@ inline int serve(mcp::server& srv, options opts) {
       if (!ec) l.stop();
     });
     std::thread signal_thread([&signal_io] { signal_io.run(); });
-    detail::log_diagnostic(srv.options(), "serving MCP over HTTP at http://" + host + ":" + std::to_string(l.port()) + path);
+    detail::log_diagnostic(srv.options(), unix_socket.empty()
+                                              ? "serving MCP over HTTP at http://" + host + ":" + std::to_string(l.port()) + path
+                                              : "serving MCP over HTTP on the Unix socket " + unix_socket + ", at " + path);
     l.run();
     asio::error_code ignored;
     signals.cancel(ignored);

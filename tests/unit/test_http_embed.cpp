@@ -1,0 +1,395 @@
+// Embedding the Streamable HTTP transport: the endpoint mounted as a handler without the SDK's
+// listener (answers read from a blocking_writer), the listener on the caller's io_context, a Unix
+// domain socket, and the same HTTP statuses from notes --http and from the notes tools mounted in
+// cpp-httplib (examples/httplib).
+#include "catch.hpp"
+#include "http_client.hpp"
+#include "subprocess.hpp"
+
+#include <mcp/core/server.hpp>
+#include <mcp/transport/http.hpp>
+#include <mcp/transport/http_handler.hpp>
+
+#include <asio/executor_work_guard.hpp>
+#include <asio/io_context.hpp>
+#include <asio/local/stream_protocol.hpp>
+#include <asio/post.hpp>
+#include <asio/steady_timer.hpp>
+
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <chrono>
+#include <string>
+#include <thread>
+
+using mcp::json;
+using namespace std::chrono_literals;
+
+namespace {
+
+mcp::server_options quiet() {
+  mcp::server_options o;
+  o.log_sink = [](std::string_view) {};
+  return o;
+}
+
+void add_tools(mcp::server& srv) {
+  mcp::tool_definition chatty;
+  chatty.name = "chatty";
+  chatty.description = "Reports progress, then answers";
+  chatty.input_schema = {{"type", "object"}};
+  chatty.invoke = [](const json&, mcp::context& ctx) -> json {
+    ctx.progress(1, 2, "half");
+    return {{"content", json::array({{{"type", "text"}, {"text", "done talking"}}})}};
+  };
+  srv.add_tool(chatty);
+  mcp::tool_definition nap;
+  nap.name = "nap";
+  nap.description = "Sleeps a while";
+  nap.input_schema = {{"type", "object"}};
+  nap.invoke = [](const json& args, mcp::context&) -> json {
+    std::this_thread::sleep_for(std::chrono::milliseconds(args.value("ms", 100)));
+    return {{"content", json::array({{{"type", "text"}, {"text", "rested"}}})}};
+  };
+  srv.add_tool(nap);
+}
+
+json rpc(long long id, const std::string& method, json params = json::object()) {
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}};
+}
+
+const json init_params = {{"protocolVersion", "2025-11-25"},
+                          {"capabilities", json::object()},
+                          {"clientInfo", {{"name", "test"}, {"version", "1"}}}};
+
+mcp::http::request make_request(const std::string& method, const json& body, const std::string& session = "") {
+  mcp::http::request r;
+  r.method = method;
+  r.target = "/mcp";
+  r.headers.add("Host", "127.0.0.1:1");
+  r.headers.add("Accept", "application/json, text/event-stream");
+  r.headers.add("Content-Type", "application/json");
+  r.headers.add("MCP-Protocol-Version", "2025-11-25");
+  if (!session.empty()) r.headers.add("Mcp-Session-Id", session);
+  if (!body.is_null()) r.body = body.dump();
+  return r;
+}
+
+// The whole body of a blocking_writer's answer (a stream is read to its end).
+std::string read_all(mcp::http::blocking_writer& w) {
+  std::string out = w.wait_head().body;
+  if (!w.streaming()) return out;
+  for (int i = 0; i < 500; ++i)
+    if (w.pull(out, 10ms) == mcp::http::blocking_writer::pulled::ended) return out;
+  FAIL("the stream did not end");
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("http handler: mounted without a listener - sessions, JSON and SSE answers, 404 after DELETE, Origin") {
+  mcp::server srv{mcp::server_info{"embed-test", "1.0.0"}, quiet()};
+  add_tools(srv);
+  mcp::http::handler endpoint(srv, {});
+
+  auto init = endpoint.handle_blocking(make_request("POST", rpc(1, "initialize", init_params)));
+  REQUIRE(init->wait_head().status == 200);
+  REQUIRE_FALSE(init->streaming());
+  const auto id = init->wait_head().headers.get("Mcp-Session-Id");
+  REQUIRE(id);
+  const std::string session(*id);
+  CHECK(json::parse(init->wait_head().body)["result"]["serverInfo"]["name"] == "embed-test");
+  CHECK(endpoint.sessions_open() == 1);
+
+  auto note = endpoint.handle_blocking(
+      make_request("POST", {{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}, session));
+  CHECK(note->wait_head().status == 202);
+
+  // A progress notification makes the answer a stream: the progress event, then the result.
+  auto call = endpoint.handle_blocking(
+      make_request("POST", rpc(2, "tools/call", {{"name", "chatty"}, {"arguments", json::object()}, {"_meta", {{"progressToken", "p"}}}}), session));
+  REQUIRE(call->streaming());
+  CHECK(call->wait_head().headers.get("Content-Type") == std::optional<std::string_view>("text/event-stream"));
+  const auto events = test::parse_sse(read_all(*call));
+  std::vector<json> messages;
+  for (const auto& e : events)
+    if (!e.data.empty()) messages.push_back(json::parse(e.data));
+  REQUIRE(messages.size() == 2);
+  CHECK(messages[0]["method"] == "notifications/progress");
+  CHECK(messages[1]["result"]["content"][0]["text"] == "done talking");
+
+  auto hostile = make_request("POST", rpc(3, "ping"), session);
+  hostile.headers.add("Origin", "https://evil.example");
+  CHECK(endpoint.handle_blocking(hostile)->wait_head().status == 403);
+
+  auto del = endpoint.handle_blocking(make_request("DELETE", nullptr, session));
+  CHECK(del->wait_head().status == 204);
+  CHECK(endpoint.handle_blocking(make_request("POST", rpc(4, "ping"), session))->wait_head().status == 404);
+  CHECK(endpoint.handle_blocking(make_request("POST", rpc(5, "ping")))->wait_head().status == 400);  // no session
+  auto elsewhere = make_request("GET", nullptr);
+  elsewhere.target = "/other";
+  CHECK(endpoint.handle_blocking(elsewhere)->wait_head().status == 404);
+}
+
+TEST_CASE("http handler: a client that leaves a stream is let go; the session's GET stream can be taken again") {
+  mcp::server srv{mcp::server_info{"embed-test", "1.0.0"}, quiet()};
+  add_tools(srv);
+  mcp::http::handler endpoint(srv, {});
+  auto init = endpoint.handle_blocking(make_request("POST", rpc(1, "initialize", init_params)));
+  const std::string session(*init->wait_head().headers.get("Mcp-Session-Id"));
+
+  auto get = endpoint.handle_blocking(make_request("GET", nullptr, session));
+  REQUIRE(get->streaming());
+  CHECK(endpoint.handle_blocking(make_request("GET", nullptr, session))->wait_head().status == 409);
+  get->client_gone();
+  std::string ignored;
+  CHECK(get->pull(ignored, 1ms) == mcp::http::blocking_writer::pulled::ended);
+  auto again = endpoint.handle_blocking(make_request("GET", nullptr, session));
+  CHECK(again->streaming());
+  endpoint.close();  // ends the open stream
+  std::string rest;
+  for (int i = 0; i < 100 && again->pull(rest, 10ms) != mcp::http::blocking_writer::pulled::ended; ++i) {
+  }
+  CHECK(again->pull(rest, 1ms) == mcp::http::blocking_writer::pulled::ended);
+}
+
+namespace {
+
+const std::vector<test::header> post_headers = {{"Accept", "application/json, text/event-stream"},
+                                                {"Content-Type", "application/json"},
+                                                {"MCP-Protocol-Version", "2025-11-25"}};
+
+// initialize and notifications/initialized on `conn`; returns the session id.
+std::string open_session(test::http_connection& conn) {
+  conn.send(test::http_request("POST", "/mcp", rpc(1, "initialize", init_params).dump(), post_headers));
+  auto r = conn.read(5s);
+  REQUIRE(r.status == 200);
+  REQUIRE(r.header("Mcp-Session-Id"));
+  std::string session = *r.header("Mcp-Session-Id");
+  auto h = post_headers;
+  h.push_back({"Mcp-Session-Id", session});
+  conn.send(test::http_request("POST", "/mcp", json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}.dump(), h));
+  REQUIRE(conn.read(5s).status == 202);
+  return session;
+}
+
+test::http_response call(test::http_connection& conn, const std::string& session, long long id, const std::string& tool,
+                         json args = json::object()) {
+  auto h = post_headers;
+  h.push_back({"Mcp-Session-Id", session});
+  json params = {{"name", tool}, {"arguments", std::move(args)}, {"_meta", {{"progressToken", id}}}};
+  conn.send(test::http_request("POST", "/mcp", rpc(id, "tools/call", std::move(params)).dump(), h));
+  return conn.read(5s);
+}
+
+}  // namespace
+
+TEST_CASE("http listener on the caller's io_context: a user timer keeps firing on one thread while calls are served") {
+  mcp::server srv{mcp::server_info{"embed-test", "1.0.0"}, quiet()};
+  add_tools(srv);
+  asio::io_context io;
+  mcp::http::options o;
+  o.port = 0;
+  mcp::http::listener listener(srv, io, o);
+  listener.start();
+
+  // The user's own work on the same loop: a 10 ms timer, counting its ticks.
+  std::atomic<int> ticks{0};
+  asio::steady_timer timer(io);
+  std::function<void()> tick = [&] {
+    timer.expires_after(10ms);
+    timer.async_wait([&](asio::error_code ec) {
+      if (ec) return;
+      ++ticks;
+      tick();
+    });
+  };
+  tick();
+  std::thread loop([&] { io.run(); });  // the only thread running the user's loop
+
+  {
+    test::http_connection conn(listener.port());
+    const std::string session = open_session(conn);
+    // A 300 ms tool call: it runs on the listener's worker, so the loop's timer keeps ticking.
+    const int before = ticks;
+    auto r = call(conn, session, 2, "nap", {{"ms", 300}});
+    CHECK(r.status == 200);
+    CHECK(r.body.find("rested") != std::string::npos);
+    CHECK(ticks - before >= 10);  // 30 ticks if the loop were never held; a blocked loop gives ~0
+    auto sse = call(conn, session, 3, "chatty");
+    CHECK(sse.header("Content-Type") == std::optional<std::string>("text/event-stream"));
+    CHECK(sse.body.find("notifications/progress") != std::string::npos);
+  }
+
+  listener.stop();
+  // The loop still runs the user's timer after the listener stopped; the port is closed.
+  const int after_stop = ticks;
+  std::this_thread::sleep_for(100ms);
+  CHECK(ticks > after_stop);
+  bool refused = false;
+  for (int i = 0; i < 100 && !refused; ++i) {
+    try {
+      test::http_connection again(listener.port());
+      std::this_thread::sleep_for(10ms);
+    } catch (const std::runtime_error&) {
+      refused = true;
+    }
+  }
+  CHECK(refused);
+  asio::post(io, [&] { timer.cancel(); });
+  loop.join();  // nothing of the listener's is left on the loop
+}
+
+TEST_CASE("http listener on the caller's io_context: destroyed while the loop runs, with a connection open") {
+  mcp::server srv{mcp::server_info{"embed-test", "1.0.0"}, quiet()};
+  add_tools(srv);
+  asio::io_context io;
+  auto guard = asio::make_work_guard(io);
+  std::thread loop([&] { io.run(); });
+  mcp::http::options o;
+  o.port = 0;
+  auto listener = std::make_unique<mcp::http::listener>(srv, io, o);
+  listener->start();
+  test::http_connection conn(listener->port());
+  open_session(conn);
+  listener.reset();  // stops; what is pending on the loop keeps what it needs
+  auto r = conn.read(2s);
+  CHECK(r.status == 0);  // the connection was closed, no answer
+  guard.reset();
+  loop.join();
+}
+
+#if defined(ASIO_HAS_LOCAL_SOCKETS)
+TEST_CASE("http listener on a Unix domain socket: a round trip, and the socket file is removed on stop") {
+  char dir_template[] = "/tmp/mcp-unix-XXXXXX";
+  REQUIRE(::mkdtemp(dir_template));
+  const std::string dir = dir_template;
+  const std::string path = dir + "/mcp.sock";
+  {
+    mcp::server srv{mcp::server_info{"embed-test", "1.0.0"}, quiet()};
+    add_tools(srv);
+    mcp::http::options o;
+    o.unix_socket = path;
+    mcp::http::listener listener(srv, o);
+    std::thread serving([&] { listener.run(); });
+    CHECK(listener.port() == 0);
+    {
+      test::http_connection conn(path);
+      const std::string session = open_session(conn);
+      auto r = call(conn, session, 2, "nap", {{"ms", 1}});
+      CHECK(r.status == 200);
+      CHECK(r.body.find("rested") != std::string::npos);
+    }
+    listener.stop();
+    serving.join();
+    CHECK(::access(path.c_str(), F_OK) != 0);
+  }
+  // A stale socket file (a process that died) does not stop the next one from listening there.
+  {
+    mcp::server srv{mcp::server_info{"embed-test", "1.0.0"}, quiet()};
+    asio::io_context io;
+    asio::local::stream_protocol::acceptor stale(io, asio::local::stream_protocol::endpoint(path));
+    stale.close();  // the file stays
+    REQUIRE(::access(path.c_str(), F_OK) == 0);
+    mcp::http::options o;
+    o.unix_socket = path;
+    mcp::http::listener listener(srv, o);
+    listener.stop();
+  }
+  ::rmdir(dir.c_str());
+}
+#endif
+
+// ---- the same status checks against notes --http and the notes tools mounted in cpp-httplib ----
+
+#if defined(MCP_NOTES_BINARY)
+namespace {
+
+unsigned short free_port() {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  socklen_t len = sizeof addr;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  ::close(fd);
+  return ntohs(addr.sin_port);
+}
+
+// Every status the suite checks of `notes --http`, asked of the server at `port`.
+void check_statuses(unsigned short port) {
+  auto connect = [&] {
+    for (int i = 0; i < 200; ++i) {
+      try {
+        return std::make_unique<test::http_connection>(port);
+      } catch (const std::runtime_error&) {
+        std::this_thread::sleep_for(20ms);
+      }
+    }
+    FAIL("the server did not start");
+    return std::unique_ptr<test::http_connection>();
+  };
+  auto ask = [&](const std::string& method, const std::string& body, std::vector<test::header> headers,
+                 const std::string& host = "") {
+    auto conn = connect();
+    std::string bytes = test::http_request(method, "/mcp", body, headers);
+    if (!host.empty()) bytes.replace(bytes.find("Host: 127.0.0.1"), 15, "Host: " + host);
+    conn->send(bytes);
+    return conn->read(5s);
+  };
+  auto conn = connect();
+  const std::string session = open_session(*conn);
+  auto with_session = post_headers;
+  with_session.push_back({"Mcp-Session-Id", session});
+
+  const std::string ping = rpc(7, "ping").dump();
+  CHECK(ask("POST", rpc(2, "tools/list").dump(), with_session).status == 200);
+  CHECK(ask("POST", ping, post_headers).status == 400);  // no session id
+  auto unknown = post_headers;
+  unknown.push_back({"Mcp-Session-Id", "no-such-session"});
+  CHECK(ask("POST", ping, unknown).status == 404);
+  auto bad_version = with_session;
+  bad_version[2].value = "1999-01-01";
+  CHECK(ask("POST", ping, bad_version).status == 400);
+  auto json_only = with_session;
+  json_only[0].value = "application/json";
+  CHECK(ask("POST", ping, json_only).status == 406);
+  auto text_body = with_session;
+  text_body[1].value = "text/plain";
+  CHECK(ask("POST", ping, text_body).status == 415);
+  auto evil = with_session;
+  evil.push_back({"Origin", "https://evil.example"});
+  CHECK(ask("POST", ping, evil).status == 403);
+  CHECK(ask("POST", ping, with_session, "evil.example").status == 403);
+  CHECK(ask("POST", "{\"jsonrpc\":", with_session).status == 400);  // not JSON
+  CHECK(ask("PUT", ping, with_session).status == 405);
+  CHECK(ask("POST", std::string(5 * 1024 * 1024, ' '), with_session).status == 413);
+  CHECK(ask("DELETE", "", with_session).status == 204);
+  CHECK(ask("POST", ping, with_session).status == 404);
+}
+
+void check_server(const char* binary) {
+  const std::string store = std::string(MCP_TEST_BINARY_DIR) + "/scratch-statuses-" + std::to_string(getpid()) + ".json";
+  std::remove(store.c_str());
+  const unsigned short port = free_port();
+  test::subprocess server({binary, "--store", store, "--http", "127.0.0.1:" + std::to_string(port)});
+  check_statuses(port);
+  server.signal(SIGTERM);
+  CHECK(server.wait(10s) == 0);
+  std::remove(store.c_str());
+}
+
+}  // namespace
+
+TEST_CASE("http statuses: notes --http") { check_server(MCP_NOTES_BINARY); }
+
+#if defined(MCP_HTTPLIB_NOTES_BINARY)
+TEST_CASE("http statuses: the notes tools mounted in cpp-httplib answer the same") {
+  check_server(MCP_HTTPLIB_NOTES_BINARY);
+}
+#endif
+#endif
