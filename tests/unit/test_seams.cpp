@@ -50,6 +50,7 @@ struct fixture {
     srv.tool("add", "Adds", [](const mw::add_args& a) { return a.a + a.b; });
     srv.tool("broken", "Throws", []() -> std::string { throw std::runtime_error("disk on fire"); });
     srv.tool("meta", "Echoes _meta", [](mcp::context& ctx) { return ctx.meta().dump(); });
+    srv.tool("trace", "The caller's trace id", [](mcp::context& ctx) { return ctx.trace() ? ctx.trace()->trace_id : "none"; });
     srv.tool("ext", "Reads an extension", [](mcp::context& ctx) {
       const json* settings = ctx.client_extension("com.example/x");
       return settings ? settings->dump() : std::string("absent");
@@ -181,6 +182,19 @@ TEST_CASE("context: the request's _meta and its trace context reach the handler"
   CHECK(meta["traceparent"] == parent);
   CHECK(meta["progressToken"] == 7);
   CHECK(json::parse(text_of(c.request("tools/call", {{"name", "meta"}, {"arguments", json::object()}}))) == json::object());
+
+  // The transport's traceparent header counts when _meta has none; _meta wins when both do.
+  const std::string header_parent = "00-11111111111111111111111111111111-2222222222222222-00";
+  auto from_header = [&](const std::string& params) {
+    auto m = mcp::message::read(R"({"jsonrpc":"2.0","id":"h","method":"tools/call","params":)" + params + "}");
+    m.set_trace_headers(header_parent, "x=y");
+    c.connection().receive(std::move(m));
+    return text_of(c.wait_response("h"));
+  };
+  CHECK(from_header(R"({"name":"trace","arguments":{}})") == "11111111111111111111111111111111");
+  CHECK(from_header(R"({"name":"trace","arguments":{},"_meta":{"traceparent":")" + parent + R"("}})") ==
+        "0af7651916cd43dd8448eb211c80319c");
+  CHECK(text_of(c.request("tools/call", {{"name", "trace"}, {"arguments", json::object()}})) == "none");
 
   auto t = mcp::trace_context::parse(parent, "k=v");
   REQUIRE(t);

@@ -129,7 +129,7 @@ class context {
   bool cancelled() const { return request_->cancelled.load(); }
   const client_state& client() const { return *client_; }
   // Who is calling, when the transport authenticated the caller (HTTP with an auth hook), else null.
-  const identity* caller() const { return request_->caller.get(); }
+  const identity* caller() const { return request_->origin.caller.get(); }
   // The request's params._meta as sent (an empty object when it has none).
   const json& meta() const {
     static const json none = json::object();
@@ -293,11 +293,12 @@ class context {
 
   // Called once by the server, before the handler runs.
   void set_meta(const json& params) {
-    if (!params.is_object()) return;
-    auto m = params.find("_meta");
-    if (m == params.end() || !m->is_object()) return;
-    meta_ = &*m;
-    trace_ = trace_context::from_meta(*m);
+    if (params.is_object())
+      if (auto m = params.find("_meta"); m != params.end() && m->is_object()) {
+        meta_ = &*m;
+        trace_ = trace_context::from_meta(*m);
+      }
+    if (!trace_) trace_ = request_->origin.header_trace;  // _meta first, then the transport's headers
   }
 
   void require_capability(const char* name, const char* method) const {

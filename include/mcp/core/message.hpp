@@ -8,7 +8,7 @@
 
 #include <mcp/core/detail/request_params.hpp>
 #include <mcp/core/detail/stateless_rules.hpp>
-#include <mcp/core/identity.hpp>
+#include <mcp/core/detail/message_origin.hpp>
 #include <mcp/core/jsonrpc.hpp>
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/json/json.hpp>
@@ -59,8 +59,13 @@ class message {
 
   // Who sent it, when the transport authenticated the sender (null: nobody was asked). A request's
   // handler sees it as context::caller(); tools with required scopes check it.
-  const std::shared_ptr<const identity>& caller() const { return caller_; }
-  void set_caller(std::shared_ptr<const identity> who) { caller_ = std::move(who); }
+  const std::shared_ptr<const identity>& caller() const { return origin_.caller; }
+  void set_caller(std::shared_ptr<const identity> who) { origin_.caller = std::move(who); }
+  // The trace context of the transport's headers (W3C traceparent and tracestate): a handler's
+  // context::trace() falls back to it when params._meta carries none. An invalid one is ignored.
+  void set_trace_headers(std::string_view traceparent, std::string_view tracestate = {}) {
+    origin_.header_trace = trace_context::parse(traceparent, tracestate);
+  }
 
  private:
   friend class server;
@@ -74,7 +79,7 @@ class message {
   bool has_params_ = false, has_result_ = false, has_error_ = false;
   json id_, result_, error_;
   detail::request_params params_;
-  std::shared_ptr<const identity> caller_;
+  detail::message_origin origin_;
   std::string method_;
 };
 

@@ -268,7 +268,7 @@ class server {
   void call_tool(context& ctx, detail::request_params& params, detail::reply& out) const;
   std::shared_ptr<const detail::registered_tool> find_tool(std::string_view name) const;
   void run_request(const std::shared_ptr<detail::session>& s, json id, std::string method,
-                   detail::request_params&& params, std::shared_ptr<const identity> caller,
+                   detail::request_params&& params, detail::message_origin origin,
                    const std::shared_ptr<outbound>& replies);
   // Runs a handler (now, or on the connection's executor when slow) and sends its reply.
   void dispatch(const std::shared_ptr<detail::session>& s, std::shared_ptr<detail::request_state> state,
@@ -289,7 +289,7 @@ class server {
   bool serves_modern(const detail::session& s, const std::string& method, const json& params) const;
   // The 2026-07-28 path (impl/stateless.ipp).
   void run_stateless_request(const std::shared_ptr<detail::session>& s, json id, std::string method,
-                             detail::request_params&& params, std::shared_ptr<const identity> caller,
+                             detail::request_params&& params, detail::message_origin origin,
                              const std::shared_ptr<outbound>& replies);
   json finish_stateless(const std::string& method, const json& params, json result) const;
   json input_required_result(const std::string& method, const json& params, detail::input_required asked,

@@ -5,7 +5,7 @@
 #pragma once
 
 #include <mcp/core/client_state.hpp>
-#include <mcp/core/identity.hpp>
+#include <mcp/core/detail/message_origin.hpp>
 #include <mcp/core/log_level.hpp>
 #include <mcp/json/detail/writer.hpp>
 #include <mcp/json/json.hpp>
@@ -29,7 +29,7 @@ namespace detail {
 struct request_state {
   json id;
   std::string key;  // the id as session::in_flight_ keys it
-  std::shared_ptr<const identity> caller;  // who asked, when the transport authenticated it
+  message_origin origin;  // who asked, and the trace of the transport's headers
   std::optional<json> progress_token;
   std::atomic<bool> cancelled{false};
   std::atomic<bool> finished{false};  // the reply went out (or was dropped): nothing more may follow it

@@ -272,8 +272,8 @@ inline void server::receive(const std::shared_ptr<detail::session>& s, message& 
   if (!params.is_object())
     return void(replies->send(jsonrpc::error(id, error_code::invalid_params, "Invalid params: \"params\" must be an object")));
   if (options_.serve_stateless && serves_modern(*s, name, params.rest()))
-    return run_stateless_request(s, std::move(m.id_), std::move(name), std::move(params), std::move(m.caller_), replies);
-  run_request(s, std::move(m.id_), std::move(name), std::move(params), std::move(m.caller_), replies);
+    return run_stateless_request(s, std::move(m.id_), std::move(name), std::move(params), std::move(m.origin_), replies);
+  run_request(s, std::move(m.id_), std::move(name), std::move(params), std::move(m.origin_), replies);
 }
 
 inline bool server::serves_modern(const detail::session& s, const std::string& method, const json& params) const {
@@ -286,7 +286,7 @@ inline bool server::serves_modern(const detail::session& s, const std::string& m
 }
 
 inline void server::run_request(const std::shared_ptr<detail::session>& s, json id, std::string name,
-                                detail::request_params&& params, std::shared_ptr<const identity> caller,
+                                detail::request_params&& params, detail::message_origin origin,
                                 const std::shared_ptr<outbound>& replies) {
   if (name == "initialize" && s->pinned_stateless()) {
     // The connection already speaks 2026-07-28; say which versions it can have.
@@ -321,7 +321,7 @@ inline void server::run_request(const std::shared_ptr<detail::session>& s, json 
   if (!state)
     return replies->send(jsonrpc::error(id, error_code::invalid_request,
                                         "Invalid request: id " + id.dump() + " is already in use by a request in flight"));
-  state->caller = std::move(caller);
+  state->origin = std::move(origin);
   dispatch(s, std::move(state), std::move(name), std::move(params), std::move(handler), s->client_ptr(), nullptr, replies);
 }
 
@@ -537,7 +537,7 @@ inline std::optional<protocol_error> server::check_scopes(const detail::register
 }
 
 inline std::optional<protocol_error> server::check_access(const message& m) const {
-  if (!m.caller_ || m.method() != "tools/call") return std::nullopt;
+  if (!m.origin_.caller || m.method() != "tools/call") return std::nullopt;
   const std::string* name = m.params_.name();
   if (!name) {
     const json& rest = m.params_.rest();
@@ -546,7 +546,7 @@ inline std::optional<protocol_error> server::check_access(const message& m) cons
     name = &n->get_ref<const std::string&>();
   }
   auto tool = find_tool(*name);
-  return tool ? check_scopes(*tool, m.caller_.get()) : std::nullopt;
+  return tool ? check_scopes(*tool, m.origin_.caller.get()) : std::nullopt;
 }
 
 inline void server::call_tool(context& ctx, detail::request_params& params, detail::reply& out) const {

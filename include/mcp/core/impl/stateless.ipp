@@ -115,7 +115,7 @@ inline json server::discover() const {
 }
 
 inline void server::run_stateless_request(const std::shared_ptr<detail::session>& s, json id, std::string name,
-                                          detail::request_params&& whole, std::shared_ptr<const identity> caller,
+                                          detail::request_params&& whole, detail::message_origin origin,
                                           const std::shared_ptr<outbound>& replies) {
   const json& params = whole.rest();  // every member but tools/call's name and arguments
   if (auto refusal = check_stateless_request(name, params)) return replies->send(jsonrpc::error(id, *refusal));
@@ -136,7 +136,7 @@ inline void server::run_stateless_request(const std::shared_ptr<detail::session>
     return replies->send(jsonrpc::error(id, error_code::invalid_request,
                                         "Invalid request: id " + id.dump() + " is already in use by a request in flight"));
 
-  state->caller = std::move(caller);
+  state->origin = std::move(origin);
   // After begin_request: a retry refused for its id must not use up its single-use state.
   auto round = std::make_shared<detail::input_round>();
   if (detail::may_ask_client(name)) {
