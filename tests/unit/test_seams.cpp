@@ -563,7 +563,11 @@ TEST_CASE("middleware example over HTTP: the same seams through a session and 20
     auto denied = post("tools/call", call_params("delete_everything", json::object()), v);
     CHECK(denied["result"]["isError"] == true);
     CHECK(post("tools/call", call_params("count", {{"to", 2}}), v)["result"].contains("content"));
-    CHECK(post("tools/call", call_params("trace_id", json::object()), v)["result"].contains("content"));
+    // A traceparent header counts when _meta carries none (it is not the suite's parent: not counted in_parent).
+    auto with_header = v;
+    with_header.push_back({"traceparent", "00-5bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"});
+    CHECK(text_of(post("tools/call", call_params("trace_id", json::object()), with_header)) ==
+          "5bf92f3577b34da6a3ce929d0e0e4736");
     CHECK(post("tools/call", call_params("echo", {{"text", "y"}}), v)["error"]["code"] == -32000);
     // 2026-07-28: no session, the headers that SEP-2243 asks for.
     session.clear();

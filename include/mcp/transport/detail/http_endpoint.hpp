@@ -456,6 +456,9 @@ class endpoint {
           rpc_error_response(415, -32000, "Unsupported Media Type: Content-Type must be application/json"));
     message in = message::read(req.body, srv_.options().max_json_depth);
     if (!in.readable()) return ex->respond(json_response(400, in.refusal()));
+    // W3C trace context: handlers see it when params._meta carries none (context::trace).
+    if (auto traceparent = req.headers.get("traceparent"))
+      in.set_trace_headers(*traceparent, req.headers.get("tracestate").value_or(std::string_view()));
     if (srv_.options().serve_stateless && is_stateless_era(req, in)) return post_stateless_era(req, ex, std::move(in));
 
     std::optional<std::string> version;
