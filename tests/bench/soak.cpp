@@ -93,17 +93,7 @@ long rss_kib(pid_t pid) {
 
 double mib(long kib) { return static_cast<double>(kib) / 1024.0; }
 
-unsigned short free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  socklen_t len = sizeof addr;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  ::close(fd);
-  return ntohs(addr.sin_port);
-}
+using test::free_port;
 
 // Failures are counted everywhere; the first few are described on stderr.
 struct tally {

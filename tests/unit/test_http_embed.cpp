@@ -308,17 +308,7 @@ TEST_CASE("http listener on a Unix domain socket: a round trip, and the socket f
 #if defined(MCP_NOTES_BINARY)
 namespace {
 
-unsigned short free_port() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  socklen_t len = sizeof addr;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  ::close(fd);
-  return ntohs(addr.sin_port);
-}
+using test::free_port;
 
 // Every status the suite checks of `notes --http`, asked of the server at `port`.
 void check_statuses(unsigned short port) {

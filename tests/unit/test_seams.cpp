@@ -505,18 +505,7 @@ TEST_CASE("middleware example over HTTP: the same seams through a session and 20
   const auto spans = scratch("http-spans"), audit = scratch("http-audit");
   std::remove(spans.c_str());
   std::remove(audit.c_str());
-  unsigned short port = 0;
-  {
-    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
-    socklen_t len = sizeof addr;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-    port = ntohs(addr.sin_port);
-    ::close(fd);
-  }
+  const unsigned short port = test::free_port();
   {
     test::subprocess p({MCP_MIDDLEWARE_BINARY, "--http", "127.0.0.1:" + std::to_string(port), "--spans", spans, "--audit",
                         audit, "--deny", "delete_everything", "--rate", "3"});

@@ -381,6 +381,20 @@ struct recorded_session {
   }
 };
 
+// Calls `tool` (no arguments) through a tree sink and a text sink: both must write the same bytes,
+// the text one as text. Returns the result.
+json call_through_both_sinks(recorded_session& tree_sink, recorded_session& text_sink, const std::string& tool) {
+  const std::string message = json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/call"}, {"params", {{"name", tool}}}}.dump();
+  tree_sink.conn.receive(message);
+  text_sink.conn.receive(message);
+  const auto from_tree = tree_sink.out->take(), from_text = text_sink.out->take();
+  REQUIRE(from_tree.size() == 1);
+  CHECK(from_text == from_tree);
+  CHECK(text_sink.out->as_text == 1);
+  text_sink.out->as_text = 0;
+  return json::parse(from_tree[0])["result"];
+}
+
 struct tagged {
   int level = 0;
   tt::color shade = tt::color::red;
@@ -802,15 +816,7 @@ TEST_CASE("typed tool: one order decides the text block, the same on both sinks"
       {"plain", mcp::render_json(ada)}};
   for (const auto& [tool, text] : expected) {
     INFO(tool);
-    const std::string message = json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/call"}, {"params", {{"name", tool}}}}.dump();
-    tree_sink.conn.receive(message);
-    text_sink.conn.receive(message);
-    const auto from_tree = tree_sink.out->take(), from_text = text_sink.out->take();
-    REQUIRE(from_tree.size() == 1);
-    CHECK(text_of(json::parse(from_tree[0])["result"]) == text);
-    CHECK(from_text == from_tree);
-    CHECK(text_sink.out->as_text == 1);
-    text_sink.out->as_text = 0;
+    CHECK(text_of(call_through_both_sinks(tree_sink, text_sink, tool)) == text);
   }
 }
 
@@ -836,15 +842,9 @@ TEST_CASE("typed tool: a list result: render and Markdown get the list, a 2025 c
   recorded_session text_sink(srv, "2025-11-25", true), tree_sink(srv, "2025-11-25", false);
   for (const auto& [tool, text] : expected) {
     INFO(tool);
-    const std::string message = json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/call"}, {"params", {{"name", tool}}}}.dump();
-    tree_sink.conn.receive(message);
-    text_sink.conn.receive(message);
-    const auto from_tree = tree_sink.out->take(), from_text = text_sink.out->take();
-    REQUIRE(from_tree.size() == 1);
-    const json result = json::parse(from_tree[0])["result"];
+    const json result = call_through_both_sinks(tree_sink, text_sink, tool);
     CHECK(text_of(result) == text);
     CHECK(result["structuredContent"] == json{{"result", list}});  // 2025-11-25: an object, the list inside
-    CHECK(from_text == from_tree);
   }
   CHECK(seen == list);  // the renderer saw what the handler returned, not the wrapper
   const std::string md = std::get<1>(expected[1]);

@@ -2,6 +2,7 @@
 // budget that cuts with a marker saying how to get the rest.
 #pragma once
 
+#include <mcp/core/jsonrpc.hpp>
 #include <mcp/error.hpp>
 #include <mcp/json/detail/base64.hpp>
 #include <mcp/json/detail/utf8.hpp>
@@ -120,6 +121,22 @@ inline page_window paginate(std::size_t total, std::size_t page_size, const std:
   w.end = page_size == 0 ? total : w.begin + std::min(page_size, total - w.begin);
   if (w.end < total) w.next_cursor = make_cursor(w.end, tag);
   return w;
+}
+
+// The page a list request asks for: its params' "cursor" read and checked, as every list method of
+// the protocol reads it. Throws protocol_error (-32602) for a cursor that is not a string or that
+// this list did not hand out.
+inline page_window requested_page(const json& params, std::size_t total, std::size_t page_size, std::string_view tag) {
+  std::optional<std::string> cursor;
+  if (auto c = params.find("cursor"); c != params.end() && !c->is_null()) {
+    if (!c->is_string()) throw protocol_error(error_code::invalid_params, "Invalid params: \"cursor\" must be a string");
+    cursor = c->get<std::string>();
+  }
+  try {
+    return paginate(total, page_size, cursor, tag);
+  } catch (const error& e) {  // error_code::invalid_cursor
+    throw protocol_error(error_code::invalid_params, std::string("Invalid params: ") + e.what());
+  }
 }
 
 }  // namespace v0

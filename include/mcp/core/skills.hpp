@@ -203,17 +203,7 @@ class skill_set {
       }
     auto entries = entries_;
     srv.method("skills/list", {[entries, page_size = srv.options().page_size](context&, const json& params) {
-      std::optional<std::string> cursor;
-      if (auto c = params.find("cursor"); c != params.end() && !c->is_null()) {
-        if (!c->is_string()) throw protocol_error(error_code::invalid_params, "Invalid params: \"cursor\" must be a string");
-        cursor = c->get<std::string>();
-      }
-      page_window w;
-      try {
-        w = paginate(entries.size(), page_size, cursor, "skills");
-      } catch (const error& e) {
-        throw protocol_error(error_code::invalid_params, std::string("Invalid params: ") + e.what());
-      }
+      const page_window w = requested_page(params, entries.size(), page_size, "skills");
       json list = json::array();
       for (std::size_t i = w.begin; i < w.end; ++i) list.push_back(entries[i]->listed);
       json result{{"skills", std::move(list)}};
@@ -265,17 +255,7 @@ class skill_set {
       auto it = folders->find(uri->get<std::string>());
       if (it == folders->end())
         throw protocol_error(error_code::invalid_params, "Invalid params: '" + uri->get<std::string>() + "' is not a folder of a skill");
-      std::optional<std::string> cursor;
-      if (auto c = params.find("cursor"); c != params.end() && !c->is_null()) {
-        if (!c->is_string()) throw protocol_error(error_code::invalid_params, "Invalid params: \"cursor\" must be a string");
-        cursor = c->get<std::string>();
-      }
-      page_window w;
-      try {
-        w = paginate(it->second.size(), page_size, cursor, "directory");
-      } catch (const error& e) {
-        throw protocol_error(error_code::invalid_params, std::string("Invalid params: ") + e.what());
-      }
+      const page_window w = requested_page(params, it->second.size(), page_size, "directory");
       json children = json::array();
       for (std::size_t i = w.begin; i < w.end; ++i) children.push_back(it->second[i]);
       json result{{"resources", std::move(children)}};

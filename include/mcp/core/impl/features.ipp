@@ -117,17 +117,7 @@ inline server& server::complete_template_variable(std::string uri_template, std:
 
 template <class Item, class Describe>
 json server::list_page(const std::vector<Item>& items, const json& params, const char* key, Describe describe) const {
-  std::optional<std::string> cursor;
-  if (auto c = params.find("cursor"); c != params.end() && !c->is_null()) {
-    if (!c->is_string()) throw protocol_error(error_code::invalid_params, "Invalid params: \"cursor\" must be a string");
-    cursor = c->get<std::string>();
-  }
-  page_window window;
-  try {
-    window = paginate(items.size(), options_.page_size, cursor, key);
-  } catch (const error& e) {  // error_code::invalid_cursor
-    throw protocol_error(error_code::invalid_params, std::string("Invalid params: ") + e.what());
-  }
+  const page_window window = requested_page(params, items.size(), options_.page_size, key);
   json list = json::array();
   for (std::size_t i = window.begin; i < window.end; ++i) list.push_back(describe(*items[i]));
   json result{{key, std::move(list)}};
