@@ -12,9 +12,11 @@ start=$(mcp_now)
 # scale-out test, as a load balancer in front of three servers; wrk for the benchmark's smoke run,
 # so its HTTP half is exercised too; python3-jsonschema checks the golden schemas against both
 # metaschemas (without it that test reports itself skipped); libcpp-httplib-dev builds
-# examples/httplib, the notes tools mounted in another web server.
+# examples/httplib, the notes tools mounted in another web server; pkg-config builds the consumer
+# that finds the installed SDK through mcp.pc.
 # shellcheck disable=SC2086
-mcp_install $MCP_BUILD_PACKAGES nodejs:node npm:npm nginx:nginx wrk:wrk python3-jsonschema libcpp-httplib-dev
+mcp_install $MCP_BUILD_PACKAGES nodejs:node npm:npm nginx:nginx wrk:wrk python3-jsonschema libcpp-httplib-dev \
+  pkg-config:pkg-config
 mcp_configure -DMCP_BUILD_TESTS=ON -DMCP_BUILD_EXAMPLES=ON
 mcp_build
 

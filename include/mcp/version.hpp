@@ -4,14 +4,19 @@
 #include <array>
 #include <string_view>
 
+// The one place the version is written: CMake's project() reads these three lines.
 #define MCP_VERSION_MAJOR 0
 #define MCP_VERSION_MINOR 1
 #define MCP_VERSION_PATCH 0
 
+#define MCP_DETAIL_STRINGIZE(x) #x
+#define MCP_DETAIL_VERSION_STRING(a, b, c) MCP_DETAIL_STRINGIZE(a) "." MCP_DETAIL_STRINGIZE(b) "." MCP_DETAIL_STRINGIZE(c)
+
 namespace mcp {
 inline namespace v0 {
 
-inline constexpr std::string_view sdk_version = "0.1.0";
+inline constexpr std::string_view sdk_version =
+    MCP_DETAIL_VERSION_STRING(MCP_VERSION_MAJOR, MCP_VERSION_MINOR, MCP_VERSION_PATCH);
 
 // Newest first: negotiation answers the client's version when listed here, else the first.
 inline constexpr std::array<std::string_view, 4> protocol_versions = {"2025-11-25", "2025-06-18", "2025-03-26",

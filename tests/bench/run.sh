@@ -231,7 +231,7 @@ fi
 if [ $compile_runs -gt 0 ] && has hyperfine; then
   say "compile time ($compile_runs runs each)"
   cxx=${CXX:-c++}
-  flags="-std=c++20 -O2 -c -I$repo/include -DASIO_STANDALONE -DASIO_NO_DEPRECATED -DVALIJSON_USE_EXCEPTIONS=1 -o /dev/null"
+  flags="-std=c++20 -O2 -c -I$repo/include -DASIO_STANDALONE -o /dev/null"
   for tu in notes floor; do
     src=$repo/examples/notes/main.cpp
     [ $tu = floor ] && src=$here/floor.cpp

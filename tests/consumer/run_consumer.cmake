@@ -2,6 +2,9 @@
 #   STEP=install : install the SDK from BUILD_DIR into PREFIX (emptied first, so nothing stale remains)
 #   STEP=project : configure SOURCE_DIR into BINARY_DIR (from scratch), build it, run PROGRAM, which
 #                  must exit 0 and print a line matching EXPECT
+#   STEP=pkgconfig : compile SOURCE (one file) with CXX_COMPILER and the flags `pkg-config --cflags
+#                  --libs mcp` gives for the SDK installed in PREFIX, into BINARY_DIR/PROGRAM, run it
+#                  as above; without pkg-config it prints SKIPPED (the ctest's skip marker)
 # Both take CONFIG (may be empty). The project step passes GENERATOR, CXX_COMPILER and ARGS (a
 # ;-list of extra -D options) on to the consumer's configure.
 cmake_minimum_required(VERSION 3.16)
@@ -54,6 +57,30 @@ elseif(STEP STREQUAL "project")
   if(NOT out MATCHES "${EXPECT}")
     message(FATAL_ERROR "${PROGRAM} output does not match '${EXPECT}'")
   endif()
+elseif(STEP STREQUAL "pkgconfig")
+  find_program(PKG_CONFIG pkg-config)
+  if(NOT PKG_CONFIG)
+    message("SKIPPED: pkg-config is not installed (Debian: apt-get install pkg-config)")
+    return()
+  endif()
+  set(ENV{PKG_CONFIG_PATH} "${PREFIX}/share/pkgconfig")
+  execute_process(COMMAND ${PKG_CONFIG} --cflags --libs mcp RESULT_VARIABLE rc OUTPUT_VARIABLE flags
+                  ERROR_VARIABLE why OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "pkg-config does not know mcp under ${PREFIX}/share/pkgconfig: ${why}")
+  endif()
+  execute_process(COMMAND ${PKG_CONFIG} --modversion mcp OUTPUT_VARIABLE version OUTPUT_STRIP_TRAILING_WHITESPACE)
+  message("pkg-config: mcp ${version}: ${flags}")
+  separate_arguments(flags UNIX_COMMAND "${flags}")
+  file(REMOVE_RECURSE "${BINARY_DIR}")
+  file(MAKE_DIRECTORY "${BINARY_DIR}")
+  set(exe "${BINARY_DIR}/${PROGRAM}")
+  run(${CXX_COMPILER} -std=c++17 "-DMCP_PACKAGE_VERSION=\"${version}\"" "${SOURCE}" -o "${exe}" ${flags})
+  execute_process(COMMAND "${exe}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  message("${PROGRAM} says: ${out}")
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "${EXPECT}")
+    message(FATAL_ERROR "${exe} exited with ${rc}, or its output does not match '${EXPECT}'")
+  endif()
 else()
-  message(FATAL_ERROR "run_consumer.cmake: STEP must be install or project, not '${STEP}'")
+  message(FATAL_ERROR "run_consumer.cmake: STEP must be install, project or pkgconfig, not '${STEP}'")
 endif()

@@ -1,6 +1,10 @@
 // A ten-line server, built against the SDK the way a user's project would, and driven in memory.
+// It also uses a name asio deprecates, as a user's own older code may: linking mcp::mcp (or the
+// pkg-config flags) must not take it away.
 #include <mcp/mcp.hpp>
 #include <mcp/testing.hpp>
+
+#include <asio.hpp>
 
 #include <iostream>
 
@@ -11,6 +15,14 @@ struct add_args {
 MCP_STRUCT(add_args, (a, "First addend"), (b, "Second addend"));
 
 int main() {
+  asio::io_service users_own_loop;  // deprecated spelling of io_context, gone under ASIO_NO_DEPRECATED
+  users_own_loop.poll();
+#ifdef MCP_PACKAGE_VERSION  // the version the package manager saw must be the headers' version
+  if (mcp::sdk_version != MCP_PACKAGE_VERSION) {
+    std::cerr << "package says " << MCP_PACKAGE_VERSION << ", headers say " << mcp::sdk_version << "\n";
+    return 1;
+  }
+#endif
   mcp::server_info info;
   info.name = "consumer";
   info.version = "1.0";

@@ -41,10 +41,9 @@ inline void write_json_double(double x, std::string& out) {
     out += ".0"sv;
     return;
   }
-  char buffer[64];
-  // nlohmann's own shortest round-trip form (Grisu2, "1.0" for whole numbers, "1e+20").
-  const char* end = nlohmann::detail::to_chars(buffer, buffer + sizeof buffer, x);
-  out.append(buffer, static_cast<std::size_t>(end - buffer));
+  // nlohmann's shortest round-trip form ("1e+20", "0.1"), through its public API only: a tree
+  // dumped by nlohmann writes the same bytes, whatever version of it is installed.
+  out += json(x).dump();
 }
 
 // A string as a JSON string literal.
