@@ -43,11 +43,6 @@ void add_seams(mcp::server& srv) {
 #include "snippets/tour_middleware.inc"
 }
 
-// Compiled only: tests/unit/test_skills.cpp loads a folder of skills the same way.
-[[maybe_unused]] void serve_skills_folder(mcp::server& srv) {
-#include "snippets/tour_skills.inc"
-}
-
 std::pair<mcp::tool_options, mcp::tool_options> markdown_and_count() {
 #include "snippets/tour_markdown.inc"
   return {markdown, count};
