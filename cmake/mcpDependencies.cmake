@@ -33,6 +33,9 @@ if(NOT TARGET mcp_dep::asio)
     INTERFACE_COMPILE_DEFINITIONS ASIO_STANDALONE)
   find_package(Threads REQUIRED)
   set_property(TARGET mcp_dep::asio APPEND PROPERTY INTERFACE_LINK_LIBRARIES Threads::Threads)
+  if(WIN32)  # asio's sockets on Windows: Winsock
+    set_property(TARGET mcp_dep::asio APPEND PROPERTY INTERFACE_LINK_LIBRARIES ws2_32 mswsock)
+  endif()
 endif()
 
 if(NOT TARGET mcp_dep::valijson)

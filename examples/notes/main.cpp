@@ -7,9 +7,10 @@
 #include "tools.hpp"
 
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
-#include <sys/stat.h>
+#include <system_error>
 
 namespace notes {
 
@@ -20,10 +21,13 @@ std::string default_store_path() {
     dir = x;
   else if (const char* h = std::getenv("HOME"); h && *h)
     dir = std::string(h) + "/.local/share";
+  else if (const char* w = std::getenv("LOCALAPPDATA"); w && *w)  // Windows
+    dir = w;
   else
     dir = ".";
   dir += "/mcp-notes";
-  ::mkdir(dir.c_str(), 0700);  // one level is enough for the usual layout; failures surface on write
+  std::error_code ignored;  // a folder that cannot be made surfaces as the store's first write error
+  std::filesystem::create_directories(dir, ignored);
   return dir + "/notes.json";
 }
 
@@ -33,7 +37,8 @@ const char* usage =
     "An MCP server that keeps notes in one JSON file, speaking MCP on stdin/stdout.\n"
     "\n"
     "  --store PATH      the notes file (default: $MCP_NOTES_STORE, else\n"
-    "                    $XDG_DATA_HOME/mcp-notes/notes.json or ~/.local/share/mcp-notes/notes.json)\n"
+    "                    $XDG_DATA_HOME/mcp-notes/notes.json or ~/.local/share/mcp-notes/notes.json;\n"
+    "                    on Windows %LOCALAPPDATA%\\mcp-notes\\notes.json)\n"
     "  --http HOST:PORT  serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio,\n"
     "                    e.g. 127.0.0.1:8080 or [::1]:8080; stops on SIGINT or SIGTERM\n"
     "  --http unix:PATH  the same on a Unix domain socket at PATH\n"

@@ -4,13 +4,11 @@
 
 #include <mcp/core/connection.hpp>
 #include <mcp/core/server.hpp>
+#include <mcp/transport/detail/fd_io.hpp>
 
 #include <chrono>
-#include <csignal>
 #include <cstddef>
 #include <memory>
-
-#include <unistd.h>
 
 namespace mcp {
 inline namespace v0 {
@@ -42,10 +40,10 @@ inline int serve_stream(server& srv, int in_fd, int out_fd, stdio_options option
   return reader.serve();
 }
 
-// Serves one client on stdin/stdout. Returns the process exit code.
+// Serves one client on stdin/stdout (POSIX and Windows). Returns the process exit code.
 inline int serve_stdio(server& srv, stdio_options options = {}) {
-  std::signal(SIGPIPE, SIG_IGN);  // a client that closes our stdout must not kill us mid-write
-  return serve_stream(srv, STDIN_FILENO, STDOUT_FILENO, options);
+  detail::prepare_stdio();
+  return serve_stream(srv, detail::stdin_fd, detail::stdout_fd, options);
 }
 
 }  // namespace v0

@@ -33,9 +33,9 @@
 #include <thread>
 #include <vector>
 
-#if defined(ASIO_HAS_LOCAL_SOCKETS)
+#include <cstdio>
+#if defined(ASIO_HAS_LOCAL_SOCKETS) && !defined(_WIN32)
 #include <sys/stat.h>
-#include <unistd.h>
 #endif
 
 namespace mcp {
@@ -143,9 +143,11 @@ class listener_impl : public std::enable_shared_from_this<listener_impl> {
   void bind_unix() {
     const std::string where = "mcp::http: cannot listen on the Unix socket " + opts_.unix_socket;
 #if defined(ASIO_HAS_LOCAL_SOCKETS)
+#if !defined(_WIN32)  // (Windows has no portable test for "this file is a socket": a stale one stays)
     struct stat st {};
     if (::lstat(opts_.unix_socket.c_str(), &st) == 0 && S_ISSOCK(st.st_mode))
-      ::unlink(opts_.unix_socket.c_str());  // left by a process that ended without cleaning up
+      std::remove(opts_.unix_socket.c_str());  // left by a process that ended without cleaning up
+#endif
     listen(generic::endpoint(asio::local::stream_protocol::endpoint(opts_.unix_socket)), false, where);
     owns_socket_file_ = true;
 #else
@@ -164,7 +166,7 @@ class listener_impl : public std::enable_shared_from_this<listener_impl> {
 
   void remove_socket_file() {
 #if defined(ASIO_HAS_LOCAL_SOCKETS)
-    if (owns_socket_file_) ::unlink(opts_.unix_socket.c_str());
+    if (owns_socket_file_) std::remove(opts_.unix_socket.c_str());
     owns_socket_file_ = false;
 #endif
   }

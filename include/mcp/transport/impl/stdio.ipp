@@ -6,10 +6,10 @@
 #include <mcp/core/connection.hpp>
 #include <mcp/core/server.hpp>
 #include <mcp/json/detail/writer.hpp>
+#include <mcp/transport/detail/fd_io.hpp>
 #include <mcp/transport/detail/thread_pool.hpp>
 #include <mcp/transport/detail/watchdog.hpp>
 
-#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -19,8 +19,6 @@
 #include <string_view>
 #include <thread>
 #include <vector>
-
-#include <unistd.h>
 
 namespace mcp {
 inline namespace v0 {
@@ -105,8 +103,7 @@ class fd_writer final : public outbound {
     const char* p = bytes.data();
     std::size_t left = bytes.size();
     while (left > 0) {
-      ssize_t n = ::write(fd_, p, left);
-      if (n < 0 && errno == EINTR) continue;
+      const long long n = fd_write(fd_, p, left);
       if (n <= 0) return false;
       p += n;
       left -= static_cast<std::size_t>(n);
@@ -258,9 +255,7 @@ class stdio_reader {
     // thread, out of any call, holds the right to read again with nothing left to read: only then
     // can no view point into them.
     if (me == holder::serving) retired_chunks_.clear();
-    ssize_t n;
-    do n = ::read(in_fd_, chunk_.get(), chunk_size);
-    while (n < 0 && errno == EINTR);
+    const long long n = fd_read(in_fd_, chunk_.get(), chunk_size);
     if (n <= 0) {
       at_end_ = true;
       if (skipping_ || partial_.empty()) return false;

@@ -1,0 +1,62 @@
+// Reading and writing a file descriptor, the same on POSIX and on Windows, where the C runtime's
+// descriptors 0 and 1 are used in binary mode (text mode would turn each "\n" into "\r\n" and stop
+// reading at a Ctrl-Z byte).
+#pragma once
+
+#include <cerrno>
+#include <climits>
+#include <cstddef>
+
+#ifdef _WIN32
+#include <fcntl.h>
+#include <io.h>
+#else
+#include <csignal>
+#include <unistd.h>
+#endif
+
+namespace mcp {
+inline namespace v0 {
+namespace detail {
+
+inline constexpr int stdin_fd = 0;
+inline constexpr int stdout_fd = 1;
+
+// Bytes read (at most `size`), 0 at end of input, negative on an error. An interrupted call is retried.
+inline long long fd_read(int fd, char* buffer, std::size_t size) {
+  long long n;
+#ifdef _WIN32
+  do n = ::_read(fd, buffer, static_cast<unsigned>(size > INT_MAX ? INT_MAX : size));
+#else
+  do n = ::read(fd, buffer, size);
+#endif
+  while (n < 0 && errno == EINTR);
+  return n;
+}
+
+// Bytes written (at most `size`), negative on an error. An interrupted call is retried.
+inline long long fd_write(int fd, const char* bytes, std::size_t size) {
+  long long n;
+#ifdef _WIN32
+  do n = ::_write(fd, bytes, static_cast<unsigned>(size > INT_MAX ? INT_MAX : size));
+#else
+  do n = ::write(fd, bytes, size);
+#endif
+  while (n < 0 && errno == EINTR);
+  return n;
+}
+
+// Makes the process's stdin and stdout fit for protocol bytes: binary mode on Windows; on POSIX, a
+// client that closes our stdout must not kill us with SIGPIPE mid-write (the write fails instead).
+inline void prepare_stdio() {
+#ifdef _WIN32
+  ::_setmode(stdin_fd, _O_BINARY);
+  ::_setmode(stdout_fd, _O_BINARY);
+#else
+  std::signal(SIGPIPE, SIG_IGN);
+#endif
+}
+
+}  // namespace detail
+}  // namespace v0
+}  // namespace mcp
