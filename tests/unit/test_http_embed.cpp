@@ -383,3 +383,39 @@ TEST_CASE("http statuses: the notes tools mounted in cpp-httplib answer the same
 }
 #endif
 #endif
+
+TEST_CASE("http listener: past max_connections a new connection gets 503 with Retry-After; a freed slot is taken again") {
+  mcp::server srv{mcp::server_info{"embed-test", "1.0.0"}, quiet()};
+  add_tools(srv);
+  mcp::http::options o;
+  o.port = 0;
+  o.max_connections = 2;
+  mcp::http::listener listener(srv, o);
+  std::thread serving([&] { listener.run(); });
+  {
+    auto first = std::make_unique<test::http_connection>(listener.port());
+    test::http_connection second(listener.port());
+    const std::string session = open_session(*first);  // both are open (and counted) once one has answered
+    CHECK(call(second, session, 2, "nap", {{"ms", 1}}).status == 200);
+
+    test::http_connection third(listener.port());
+    third.send(test::http_request("POST", "/mcp", R"({"jsonrpc":"2.0","id":9,"method":"ping"})",
+                                  {{"Content-Type", "application/json"}, {"Accept", "application/json, text/event-stream"}}));
+    const auto busy = third.read();
+    CHECK(busy.status == 503);
+    CHECK(busy.header("Retry-After") == std::optional<std::string>("1"));
+    CHECK(busy.body.find("Too many connections") != std::string::npos);
+    CHECK(third.wait_closed(std::chrono::seconds(3)));
+
+    first.reset();  // a slot frees once the listener has seen the close
+    bool served = false;
+    for (int attempt = 0; attempt < 50 && !served; ++attempt) {
+      test::http_connection again(listener.port());
+      served = call(again, session, 3, "nap", {{"ms", 1}}).status == 200;
+      if (!served) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    CHECK(served);
+  }
+  listener.stop();
+  serving.join();
+}

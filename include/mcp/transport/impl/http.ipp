@@ -191,6 +191,16 @@ class listener_impl : public std::enable_shared_from_this<listener_impl> {
         });
         return;
       }
+      bool full = false;
+      {
+        std::lock_guard lock(connections_mutex_);  // only this handler adds: the count can only fall
+        full = opts_.max_connections != 0 && connections_.size() >= opts_.max_connections;
+      }
+      if (full) {
+        refuse_busy(std::move(socket), strand);
+        accept();
+        return;
+      }
       auto c = std::make_shared<connection>(std::move(socket), strand, settings_, hooks_);
       {
         std::lock_guard lock(connections_mutex_);
@@ -203,6 +213,45 @@ class listener_impl : public std::enable_shared_from_this<listener_impl> {
       log_diagnostic(srv_.options(), std::string("http: accept handler failed: ") + e.what());
     }
     accept();
+  }
+
+  // One connection past max_connections: a 503 the client can read (its request, if any, is read and
+  // dropped, so closing does not reset the answer away), then closed; two seconds at most.
+  void refuse_busy(generic::socket socket, const asio::strand<asio::io_context::executor_type>& strand) {
+    static const std::string busy = [] {
+      const std::string body = R"({"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Too many connections: )"
+                               R"(try again in a moment"}})";
+      return "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Type: application/json\r\nContent-Length: " +
+             std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+    }();
+    stats_.count_status(503);
+    struct refusal {
+      generic::socket socket;
+      asio::steady_timer deadline;
+      char sink[512];
+      void drain(std::shared_ptr<refusal> self) {
+        socket.async_read_some(asio::buffer(sink), [self](asio::error_code ec, std::size_t) {
+          if (ec) return self->close();
+          self->drain(self);
+        });
+      }
+      void close() {
+        asio::error_code ignored;
+        deadline.cancel();
+        socket.close(ignored);
+      }
+    };
+    auto r = std::make_shared<refusal>(refusal{std::move(socket), asio::steady_timer(strand), {}});
+    r->deadline.expires_after(std::chrono::seconds(2));
+    r->deadline.async_wait([r](asio::error_code ec) {
+      if (!ec) r->close();
+    });
+    asio::async_write(r->socket, asio::buffer(busy), [r](asio::error_code ec, std::size_t) {
+      if (ec) return r->close();
+      asio::error_code ignored;
+      r->socket.shutdown(asio::socket_base::shutdown_send, ignored);
+      r->drain(r);
+    });
   }
 
   // Idle sessions expire on a timer that ticks a few times per timeout.
