@@ -419,3 +419,39 @@ TEST_CASE("http listener: past max_connections a new connection gets 503 with Re
   listener.stop();
   serving.join();
 }
+
+TEST_CASE("http listener: a quiet SSE stream gets keep-alive comments, and events still arrive whole") {
+  mcp::server srv{mcp::server_info{"embed-test", "1.0.0"}, quiet()};
+  add_tools(srv);
+  mcp::http::options o;
+  o.port = 0;
+  o.sse_keepalive = std::chrono::milliseconds(100);
+  mcp::http::listener listener(srv, o);
+  std::thread serving([&] { listener.run(); });
+  {
+    test::http_connection conn(listener.port());
+    const std::string session = open_session(conn);
+    test::http_connection stream(listener.port());
+    auto h = post_headers;
+    h.push_back({"Mcp-Session-Id", session});
+    stream.send(test::http_request("GET", "/mcp", "", h));
+    // The listen stream is quiet: within a second several comments must have come.
+    auto quiet_stream = stream.read(std::chrono::seconds(1), [](const test::http_response& r) {
+      std::size_t n = 0;
+      for (std::size_t at = r.body.find(": keep-alive\n\n"); at != std::string::npos; at = r.body.find(": keep-alive\n\n", at + 1)) ++n;
+      return n >= 3;
+    });
+    CHECK(quiet_stream.status == 200);
+    CHECK(quiet_stream.body.find(": keep-alive\n\n") != std::string::npos);
+    // A notification still arrives as an event among them.
+    srv.notify_all("notifications/tools/list_changed");
+    auto later = stream.read(std::chrono::seconds(2), [](const test::http_response& r) {
+      return r.body.find("list_changed") != std::string::npos;
+    });
+    bool event_seen = false;
+    for (const auto& e : later.events()) event_seen = event_seen || e.data.find("tools/list_changed") != std::string::npos;
+    CHECK(event_seen);
+  }
+  listener.stop();
+  serving.join();
+}

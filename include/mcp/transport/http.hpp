@@ -64,6 +64,9 @@ struct options : handler_options {
   detail::http::http_limits limits;           // 431/413/414 limits; chunk extensions (400)
   std::chrono::seconds read_timeout{30};      // a request must arrive whole within this
   std::chrono::seconds idle_timeout{120};     // keep-alive connection idle limit
+  // An SSE stream quiet this long gets a comment line (": keep-alive"), which clients ignore and
+  // idle-cutting proxies count as traffic. Zero: never.
+  std::chrono::milliseconds sse_keepalive = std::chrono::seconds(15);
   // Connections open at once; one more is answered 503 with Retry-After and closed. 0: no cap.
   std::size_t max_connections = 1024;
 };

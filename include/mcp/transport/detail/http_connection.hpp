@@ -49,6 +49,7 @@ struct connection_settings {
   http_limits limits;
   std::chrono::milliseconds read_timeout{30000};
   std::chrono::milliseconds idle_timeout{120000};
+  std::chrono::milliseconds sse_keepalive{15000};  // zero: never
 };
 
 // What a connection reports to its owner. Every hook is called on the connection's strand.
@@ -159,7 +160,7 @@ class connection : public std::enable_shared_from_this<connection> {
 
  private:
   friend class connection_exchange;
-  enum class timer_kind { idle, read, linger };
+  enum class timer_kind { idle, read, linger, keepalive };
 
   static constexpr std::chrono::milliseconds linger_time{2000};
 
@@ -314,11 +315,20 @@ class connection : public std::enable_shared_from_this<connection> {
     count(head.status);
     streaming_ = true;
     queue(serialize_event_stream_head(head, chunked_ ? stream_framing::chunked : stream_framing::close_delimited));
+    keep_alive_stream();
   }
 
   void do_write(const connection_exchange* ex, std::string bytes) {
     if (ex != current_.get() || !streaming_ || bytes.empty()) return;
     queue(chunked_ ? chunk(bytes) : std::move(bytes));
+    keep_alive_stream();
+  }
+
+  // A stream with nothing to say for sse_keepalive gets an SSE comment, which clients ignore: proxies
+  // and load balancers that cut idle connections see traffic, and a client gone away is noticed.
+  // It moves the connection's one deadline; the wait already pending covers it.
+  void keep_alive_stream() {
+    if (settings_.sse_keepalive.count() > 0) arm_timer(settings_.sse_keepalive, timer_kind::keepalive);
   }
 
   void do_end(const connection_exchange* ex) {
@@ -453,6 +463,9 @@ class connection : public std::enable_shared_from_this<connection> {
       }
       case timer_kind::linger:
         return close();
+      case timer_kind::keepalive:
+        if (!streaming_) return;
+        return do_write(current_.get(), ": keep-alive\n\n");
     }
   }
 

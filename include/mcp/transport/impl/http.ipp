@@ -66,6 +66,7 @@ class listener_impl : public std::enable_shared_from_this<listener_impl> {
     settings_.limits = opts_.limits;
     settings_.read_timeout = opts_.read_timeout;
     settings_.idle_timeout = opts_.idle_timeout;
+    settings_.sse_keepalive = opts_.sse_keepalive;
     // Its own loop runs until stopped. The caller's runs as long as the caller wants: a guard taken
     // and dropped there would even stop it (asio stops a loop whose work count falls to zero).
     if (!external_) work_.emplace(asio::make_work_guard(io_));
