@@ -19,6 +19,7 @@
 
 #include <mcp/core/server.hpp>
 #include <mcp/json/json.hpp>
+#include <mcp/transport/http_auth.hpp>
 #include <mcp/transport/http_types.hpp>
 #include <mcp/transport/transport.hpp>
 
@@ -44,17 +45,6 @@ class listener_impl;
 
 namespace http {
 
-// What the auth hook sees of a request.
-struct auth_request {
-  std::string_view method, path;
-  std::optional<std::string_view> authorization;  // the Authorization header
-};
-
-struct auth_result {
-  bool allowed = true;
-  std::string www_authenticate;  // WWW-Authenticate value when refused (401); empty: "Bearer"
-};
-
 // What the endpoint does, whatever carries it.
 struct handler_options {
   std::string path = "/mcp";
@@ -68,8 +58,13 @@ struct handler_options {
   bool validate_origin = true;                // Origin/Host DNS-rebinding checks (403)
   std::vector<std::string> allowed_origins;   // in addition to loopback origins, e.g. "https://app.example"
   std::vector<std::string> allowed_hosts;     // in addition to loopback hosts, e.g. "mcp.example:8080"
-  std::function<auth_result(const auth_request&)> authorize;  // null = no auth
-  json protected_resource_metadata = nullptr; // served at /.well-known/oauth-protected-resource when set
+  // Null: no auth. Else asked before every request to the endpoint and /metrics (http_auth.hpp):
+  // refused -> 401; admitted with an identity -> handlers see it, scoped features are checked (403).
+  std::function<auth_result(const auth_request&)> authorize;
+  // When set (a json document or a protected_resource_metadata): served at
+  // /.well-known/oauth-protected-resource and at that name followed by `path` (RFC 9728 §3.1), and
+  // named in the 401 challenge of a refusal that brings none of its own.
+  json protected_resource_metadata = nullptr;
   bool metrics = false;                       // GET /metrics in Prometheus text format
 };
 

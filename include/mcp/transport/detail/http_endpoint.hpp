@@ -12,6 +12,7 @@
 #include <mcp/transport/detail/http_message.hpp>
 #include <mcp/transport/detail/http_session.hpp>
 #include <mcp/transport/detail/sse.hpp>
+#include <mcp/transport/http_auth.hpp>
 #include <mcp/version.hpp>
 
 #include <atomic>
@@ -42,10 +43,7 @@ struct endpoint_config {
   std::vector<std::string> allowed_hosts;
   std::optional<int> retry_ms;
   std::size_t replay_events = 256;
-  // nullopt admits the request; a string refuses it with 401 and that WWW-Authenticate value.
-  std::function<std::optional<std::string>(std::string_view method, std::string_view path,
-                                           std::optional<std::string_view> authorization)>
-      authorize;
+  std::function<mcp::http::auth_result(const mcp::http::auth_request&)> authorize;
   json protected_resource_metadata = nullptr;
   bool metrics = false;
 };
@@ -326,7 +324,18 @@ inline std::string metrics_text(const server& srv, const transport_stats& stats,
 class endpoint {
  public:
   endpoint(server& srv, endpoint_config config, session_table& sessions, transport_stats& stats, executor run)
-      : srv_(srv), config_(std::move(config)), sessions_(sessions), stats_(stats), run_(std::move(run)) {}
+      : srv_(srv), config_(std::move(config)), sessions_(sessions), stats_(stats), run_(std::move(run)) {
+    const json& meta = config_.protected_resource_metadata;
+    if (meta.is_object() && meta.contains("resource") && meta["resource"].is_string()) {
+      metadata_url_ = mcp::http::protected_resource_metadata::metadata_url(meta["resource"].get<std::string>());
+      constexpr std::string_view base = "/.well-known/oauth-protected-resource";
+      const auto at = metadata_url_.find(base);
+      if (at != std::string::npos) resource_path_ = metadata_url_.substr(at + base.size());
+    }
+    mcp::http::bearer_challenge challenge;
+    challenge.resource_metadata = metadata_url_;
+    default_challenge_ = challenge.to_string();
+  }
 
   // One complete request; the answer goes to `ex`, now or later. Called on an io thread.
   void handle(const request& req, const std::shared_ptr<exchange>& ex) {
@@ -341,8 +350,9 @@ class endpoint {
       if (req.method != "GET" && req.method != "HEAD") return method_not_allowed(ex, "GET");
       return ex->respond(json_response(200, config_.protected_resource_metadata));
     }
+    std::shared_ptr<const identity> caller;
     if (config_.metrics && path == "/metrics") {
-      if (!admitted(req, ex)) return;
+      if (!admitted(req, ex, caller)) return;
       if (req.method != "GET" && req.method != "HEAD") return method_not_allowed(ex, "GET");
       response r;
       r.headers.add("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
@@ -350,8 +360,8 @@ class endpoint {
       return ex->respond(std::move(r));
     }
     if (path != config_.path) return ex->respond(text_response(404, "not found"));
-    if (!admitted(req, ex)) return;
-    if (req.method == "POST") return post(req, ex);
+    if (!admitted(req, ex, caller)) return;
+    if (req.method == "POST") return post(req, ex, std::move(caller));
     if (req.method == "GET" && !config_.stateless && config_.get_stream) return get(req, ex);
     if (req.method == "DELETE" && !config_.stateless) return remove(req, ex);
     method_not_allowed(ex, allowed_methods());
@@ -380,25 +390,53 @@ class endpoint {
     return false;
   }
 
+  // RFC 9728 §3.1: the well-known name, alone or followed by the resource's path (the endpoint's,
+  // or the one the metadata's "resource" names, which differs behind a proxy that rewrites it).
   bool is_metadata_path(std::string_view path) const {
     constexpr std::string_view base = "/.well-known/oauth-protected-resource";
-    // RFC 9728 §3.1: the resource's path may follow the well-known name.
-    return path == base || (path.size() > base.size() && path.substr(0, base.size()) == base && path[base.size()] == '/');
+    if (path == base) return true;
+    if (path.substr(0, base.size()) != base) return false;
+    const std::string_view suffix = path.substr(base.size());
+    return suffix == config_.path || (!resource_path_.empty() && suffix == resource_path_);
   }
 
-  bool admitted(const request& req, const std::shared_ptr<exchange>& ex) {
+  // The auth hook's verdict: false when refused (the 401 or 500 is sent); the caller it names goes
+  // into `caller`.
+  bool admitted(const request& req, const std::shared_ptr<exchange>& ex, std::shared_ptr<const identity>& caller) {
     if (!config_.authorize) return true;
-    std::optional<std::string> refusal;
+    mcp::http::auth_result verdict;
     try {
-      refusal = config_.authorize(req.method, req.path(), req.headers.get("Authorization"));
+      verdict = config_.authorize(mcp::http::auth_request{req.method, req.path(), req.headers.get("Authorization")});
     } catch (const std::exception& e) {
       log_diagnostic(srv_.options(), std::string("http: the authorize hook threw: ") + e.what());
       ex->respond(rpc_error_response(500, -32603, "Internal error"));
       return false;
     }
-    if (!refusal) return true;
+    if (verdict.allowed) {
+      caller = std::move(verdict.caller);
+      return true;
+    }
     response r = rpc_error_response(401, -32000, "Unauthorized");
-    r.headers.add("WWW-Authenticate", refusal->empty() ? std::string("Bearer") : *refusal);
+    r.headers.add("WWW-Authenticate", verdict.www_authenticate.empty() ? default_challenge_ : verdict.www_authenticate);
+    ex->respond(std::move(r));
+    return false;
+  }
+
+  // A request the caller lacks a scope for (connection::check_access) is answered 403 before it
+  // runs, with the scopes it needs in the challenge (RFC 6750 §3.1) and -32003 in the body.
+  bool access_granted(const mcp::connection& core, const message& in, const std::shared_ptr<exchange>& ex) {
+    if (!in.caller() || !in.is_request()) return true;
+    auto refusal = core.check_access(in);
+    if (!refusal) return true;
+    mcp::http::bearer_challenge challenge;
+    challenge.error = "insufficient_scope";
+    const json& data = refusal->data();
+    if (data.is_object() && data.contains("requiredScopes") && data["requiredScopes"].is_array())
+      for (const auto& s : data["requiredScopes"])
+        if (s.is_string()) challenge.scopes.push_back(s.get<std::string>());
+    challenge.resource_metadata = metadata_url_;
+    response r = json_response(403, jsonrpc::error(in.id(), refusal->code(), refusal->what(), refusal->data()));
+    r.headers.add("WWW-Authenticate", challenge.to_string());
     ex->respond(std::move(r));
     return false;
   }
@@ -445,7 +483,7 @@ class endpoint {
 
   // ---- POST: one JSON-RPC message ----
 
-  void post(const request& req, const std::shared_ptr<exchange>& ex) {
+  void post(const request& req, const std::shared_ptr<exchange>& ex, std::shared_ptr<const identity> caller) {
     const auto accept = parse_accept(req.headers);
     if (!accept.json || !accept.event_stream)
       return ex->respond(rpc_error_response(
@@ -456,6 +494,7 @@ class endpoint {
           rpc_error_response(415, -32000, "Unsupported Media Type: Content-Type must be application/json"));
     message in = message::read(req.body, srv_.options().max_json_depth);
     if (!in.readable()) return ex->respond(json_response(400, in.refusal()));
+    if (caller) in.set_caller(std::move(caller));
     // W3C trace context: handlers see it when params._meta carries none (context::trace).
     if (auto traceparent = req.headers.get("traceparent"))
       in.set_trace_headers(*traceparent, req.headers.get("tracestate").value_or(std::string_view()));
@@ -488,6 +527,7 @@ class endpoint {
     owner->touch();
 
     if (!in.is_request()) return post_no_reply(ex, *owner->core(), std::move(in));
+    if (!access_granted(*owner->core(), in, ex)) return;
     setup.ex = ex;
     setup.owner = owner;
     setup.core = owner->core();
@@ -514,6 +554,7 @@ class endpoint {
     auto core = std::make_shared<mcp::connection>(srv_, std::make_shared<discard_outbound>(), run_);
     if (!is_initialize) core->serve_sessionless(header_version.value_or(std::string(latest_protocol_version)));
     if (!in.is_request()) return post_no_reply(ex, *core, std::move(in));
+    if (!access_granted(*core, in, ex)) return;
     post_reply::setup setup;
     setup.ex = ex;
     setup.core = core;
@@ -575,6 +616,7 @@ class endpoint {
       const int status = refusal->code() == error_code::invalid_params ? 400 : status_for(refusal->code());
       return refuse(status, in.id(), refusal->code(), refusal->what(), refusal->data());
     }
+    if (!access_granted(*core, in, ex)) return;
 
     ex->on_disconnect([weak = std::weak_ptr<mcp::connection>(core)] {
       if (auto c = weak.lock()) c->close();
@@ -635,6 +677,9 @@ class endpoint {
   session_table& sessions_;
   transport_stats& stats_;
   executor run_;
+  std::string metadata_url_;       // RFC 9728 URL of the metadata, from its "resource"; empty if unknown
+  std::string resource_path_;      // that resource's path ("/mcp"), another place the metadata is served
+  std::string default_challenge_;  // a refusal's WWW-Authenticate when the hook gives none
   // What the spec says to assume of a client that sends no MCP-Protocol-Version.
   static constexpr std::string_view assumed_version = "2025-03-26";
 };

@@ -24,14 +24,7 @@ inline endpoint_config make_endpoint_config(const mcp::http::handler_options& o)
   c.allowed_hosts = o.allowed_hosts;
   c.retry_ms = static_cast<int>(std::min<long long>(o.retry.count(), 24LL * 3600 * 1000));
   c.replay_events = o.replay_events;
-  if (o.authorize) {
-    c.authorize = [hook = o.authorize](std::string_view method, std::string_view path,
-                                       std::optional<std::string_view> authorization) -> std::optional<std::string> {
-      const mcp::http::auth_result r = hook(mcp::http::auth_request{method, path, authorization});
-      if (r.allowed) return std::nullopt;
-      return r.www_authenticate;
-    };
-  }
+  c.authorize = o.authorize;
   c.protected_resource_metadata = o.protected_resource_metadata;
   c.metrics = o.metrics;
   return c;
