@@ -64,6 +64,10 @@ struct served {
     writes.scopes = {"notes:write"};
     srv.tool("write", "Needs notes:write", [](mcp::context& ctx) { return "written by " + ctx.caller()->subject; },
              writes);
+    srv.resource({.uri = "notes://drafts", .name = "drafts", .scopes = writes.scopes}, [] { return std::string("draft 1"); });
+    mcp::prompt_options drafting;
+    drafting.scopes = writes.scopes;
+    srv.prompt("draft", "Needs notes:write", [] { return std::string("write a draft"); }, drafting);
     srv.use([this](mcp::request_info& r, const std::function<void()>& next) {
       {
         std::lock_guard lock(mutex);
@@ -202,6 +206,16 @@ TEST_CASE("http auth: a 2025-11-25 session; each POST's caller reaches handlers,
   CHECK(names(body_json(c.request("ann", "tools/list", json::object(), v)), "tools") == std::set<std::string>{"whoami"});
   check_insufficient_scope(c.call("ann", "write", v), c);
   CHECK(c.call("", "write", v).status == 401);  // the session is no credential
+  // Resources and prompts the same way.
+  CHECK(body_json(c.request("ann", "resources/list", json::object(), v))["result"]["resources"].empty());
+  CHECK(body_json(c.request("ann", "prompts/list", json::object(), v))["result"]["prompts"].empty());
+  check_insufficient_scope(c.request("ann", "resources/read", {{"uri", "notes://drafts"}}, v), c);
+  check_insufficient_scope(c.request("ann", "prompts/get", {{"name", "draft"}}, v), c);
+  CHECK(names(body_json(c.request("bob", "resources/list", json::object(), v)), "resources", "uri") ==
+        std::set<std::string>{"notes://drafts"});
+  CHECK(body_json(c.request("bob", "resources/read", {{"uri", "notes://drafts"}}, v))["result"]["contents"][0]["text"] ==
+        "draft 1");
+  CHECK(c.request("bob", "prompts/get", {{"name", "draft"}}, v).status == 200);
 
   CHECK(names(body_json(c.request("bob", "tools/list", json::object(), v)), "tools") ==
         std::set<std::string>{"whoami", "write"});
@@ -211,10 +225,10 @@ TEST_CASE("http auth: a 2025-11-25 session; each POST's caller reaches handlers,
   // Admitted as nobody: nothing to check, as without auth.
   CHECK(text_of(c.call("anon", "whoami", v)) == "nobody");
   std::lock_guard lock(s.mutex);
-  CHECK(std::count(s.seen_by_middleware.begin(), s.seen_by_middleware.end(), "bob") == 2);
+  CHECK(std::count(s.seen_by_middleware.begin(), s.seen_by_middleware.end(), "bob") == 5);
   CHECK(std::count(s.seen_by_middleware.begin(), s.seen_by_middleware.end(), "-") == 1);
-  // The refused call never ran: middleware saw ann's whoami and list only.
-  CHECK(std::count(s.seen_by_middleware.begin(), s.seen_by_middleware.end(), "ann") == 2);
+  // The refused requests never ran: middleware saw ann's whoami and three lists only.
+  CHECK(std::count(s.seen_by_middleware.begin(), s.seen_by_middleware.end(), "ann") == 4);
 }
 
 TEST_CASE("http auth: stateless mode and 2026-07-28 requests carry the caller too") {
@@ -243,6 +257,9 @@ TEST_CASE("http auth: stateless mode and 2026-07-28 requests carry the caller to
     CHECK(text_of(call("ann", "whoami")) == "ann notes:read");
     check_insufficient_scope(call("ann", "write"), c);
     CHECK(names(body_json(modern("ann", "tools/list", json::object(), {})), "tools") == std::set<std::string>{"whoami"});
+    check_insufficient_scope(modern("ann", "resources/read", {{"uri", "notes://drafts"}}, {{"Mcp-Name", "notes://drafts"}}), c);
+    check_insufficient_scope(modern("ann", "prompts/get", {{"name", "draft"}}, {{"Mcp-Name", "draft"}}), c);
+    CHECK(modern("bob", "prompts/get", {{"name", "draft"}}, {{"Mcp-Name", "draft"}}).status == 200);
     auto written = call("bob", "write");
     CHECK(written.status == 200);
     CHECK(text_of(written) == "written by bob");

@@ -395,6 +395,87 @@ TEST_CASE("identity: the caller reaches handlers and middleware; tools with scop
   CHECK_FALSE(probe.connection().check_access(m));
 }
 
+TEST_CASE("identity: resources, resource templates and prompts with scopes are hidden and refused like tools") {
+  fixture f;
+  const std::vector<std::string> plans = {"plans:read"};
+  f.srv.resource({.uri = "secret://plan", .name = "plan", .scopes = plans}, [] { return std::string("the plan"); });
+  f.srv.resource({.uri = "public://readme", .name = "readme"}, [] { return std::string("hello"); });
+  mcp::resource_template_info notes{.uri_template = "secret://notes/{id}", .name = "notes", .scopes = plans};
+  notes.list = [] { return std::vector<mcp::resource_info>{{.uri = "secret://notes/1", .name = "note 1"}}; };
+  f.srv.resource_template(notes, [](const std::map<std::string, std::string>& v) { return "note " + v.at("id"); });
+  mcp::prompt_options confidential;
+  confidential.scopes = plans;
+  f.srv.prompt("confidential", "Needs plans:read", [] { return std::string("secret prompt"); }, confidential);
+  f.srv.prompt("open", "For anyone", [] { return std::string("open prompt"); });
+
+  auto who = [](std::string subject, std::vector<std::string> scopes) {
+    auto id = std::make_shared<mcp::identity>();
+    id->subject = std::move(subject);
+    id->scopes = std::move(scopes);
+    return std::shared_ptr<const mcp::identity>(id);
+  };
+  auto listed = [](const json& result, const char* member, const char* key) {
+    std::set<std::string> out;
+    for (const auto& item : result[member]) out.insert(item[key].get<std::string>());
+    return out;
+  };
+  auto refused = [](const json& response, const char* what) {
+    INFO(response.dump());
+    CHECK(response["error"]["code"] == mcp::error_code::insufficient_scope);
+    CHECK(response["error"]["data"]["missingScopes"] == json{"plans:read"});
+    CHECK(response["error"]["message"].get<std::string>().find(what) != std::string::npos);
+  };
+
+  mcp::testing::client ann(f.srv);
+  ann.set_caller(who("ann", {"notes:write"}));
+  ann.initialize();
+  CHECK(listed(ann.result("resources/list"), "resources", "uri") == std::set<std::string>{"public://readme"});
+  CHECK(ann.result("resources/templates/list")["resourceTemplates"].empty());
+  CHECK(listed(ann.result("prompts/list"), "prompts", "name") == std::set<std::string>{"open"});
+  refused(ann.request("resources/read", {{"uri", "secret://plan"}}), "the resource 'secret://plan'");
+  refused(ann.request("resources/read", {{"uri", "secret://notes/7"}}), "the resource 'secret://notes/7'");
+  refused(ann.request("prompts/get", {{"name", "confidential"}}), "the prompt 'confidential'");
+  CHECK(ann.result("resources/read", {{"uri", "public://readme"}})["contents"][0]["text"] == "hello");
+  CHECK(ann.result("prompts/get", {{"name", "open"}})["messages"].size() == 1);
+  // An unknown name's error lists only what the caller may see.
+  auto unknown = ann.request("prompts/get", {{"name", "nope"}})["error"]["message"].get<std::string>();
+  CHECK(unknown.find("open") != std::string::npos);
+  CHECK(unknown.find("confidential") == std::string::npos);
+
+  mcp::testing::client bob(f.srv);
+  bob.set_caller(who("bob", {"plans:read"}));
+  bob.initialize();
+  CHECK(listed(bob.result("resources/list"), "resources", "uri") ==
+        std::set<std::string>{"secret://plan", "public://readme", "secret://notes/1"});
+  CHECK(listed(bob.result("resources/templates/list"), "resourceTemplates", "uriTemplate") ==
+        std::set<std::string>{"secret://notes/{id}"});
+  CHECK(listed(bob.result("prompts/list"), "prompts", "name") == std::set<std::string>{"confidential", "open"});
+  CHECK(bob.result("resources/read", {{"uri", "secret://notes/7"}})["contents"][0]["text"] == "note 7");
+  CHECK(bob.result("prompts/get", {{"name", "confidential"}})["messages"][0]["content"]["text"] == "secret prompt");
+
+  // A 2026-07-28 request, and nobody authenticated (not checked).
+  mcp::testing::client modern(f.srv);
+  modern.set_caller(who("cy", {}));
+  refused(modern.stateless_request("resources/read", {{"uri", "secret://plan"}}), "secret://plan");
+  refused(modern.stateless_request("prompts/get", {{"name", "confidential"}}), "confidential");
+  mcp::testing::client local(f.srv);
+  local.initialize();
+  CHECK(local.result("resources/read", {{"uri", "secret://plan"}})["contents"][0]["text"] == "the plan");
+
+  // What an authenticating transport asks before it runs the request.
+  for (const char* text : {R"({"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"secret://notes/3"}})",
+                           R"({"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"confidential"}})"}) {
+    auto m = mcp::message::read(text);
+    CHECK_FALSE(local.connection().check_access(m));
+    m.set_caller(who("ann", {}));
+    auto denied = local.connection().check_access(m);
+    REQUIRE(denied);
+    CHECK(denied->code() == mcp::error_code::insufficient_scope);
+    m.set_caller(who("bob", {"plans:read"}));
+    CHECK_FALSE(local.connection().check_access(m));
+  }
+}
+
 #ifdef MCP_MIDDLEWARE_BINARY
 
 namespace {

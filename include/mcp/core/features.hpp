@@ -156,6 +156,7 @@ server& server::prompt(std::string name, std::string description, Handler&& hand
   }
   if (!options.icons.is_null()) entry.definition["icons"] = options.icons;
   if (!options.meta.is_null()) entry.definition["_meta"] = options.meta;
+  entry.scopes = options.scopes;
 
   entry.get = [fn = F(std::forward<Handler>(handler)), args_validator, prompt = entry.name](const json& args,
                                                                                            context& ctx) mutable -> json {

@@ -33,6 +33,8 @@ struct prompt_options {
   std::string title;
   json icons = nullptr;
   json meta = nullptr;
+  // Scopes a caller must have to see it in prompts/list and to get it (as tool_options::scopes).
+  std::vector<std::string> scopes;
 };
 
 // Suggests values for one argument of a prompt or one variable of a resource template.

@@ -24,6 +24,10 @@ struct resource_info {
   json annotations = nullptr;
   json icons = nullptr;
   json meta = nullptr;
+  // Scopes a caller must have (identity::scopes) to see it in resources/list and to read it (else
+  // insufficient_scope, 403 over HTTP). Callers nobody authenticated are not checked. Ignored on a
+  // resource a template lists: the template's scopes apply to its whole family.
+  std::vector<std::string> scopes;
 };
 
 // A family of resources named by an RFC 6570 level-1 template, e.g. "notes://{title}". The read
@@ -38,6 +42,9 @@ struct resource_template_info {
   json annotations = nullptr;
   json icons = nullptr;
   json meta = nullptr;
+  // Scopes a caller must have to see the template (and the resources its list gives) and to read
+  // any URI it matches, as resource_info::scopes.
+  std::vector<std::string> scopes;
   // Optional: the resources of this family that exist now, listed by resources/list after the
   // fixed ones (each URI must match the template; one that does not is left out and logged).
   // Called for every resources/list, outside the server's locks; it may run concurrently.

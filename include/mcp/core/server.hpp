@@ -10,6 +10,7 @@
 #include <mcp/core/detail/reply.hpp>
 #include <mcp/core/detail/request_params.hpp>
 #include <mcp/core/detail/request_state_seal.hpp>
+#include <mcp/core/detail/scopes.hpp>
 #include <mcp/core/detail/session.hpp>
 #include <mcp/core/detail/stateless_rules.hpp>
 #include <mcp/core/detail/uri_template.hpp>
@@ -263,8 +264,6 @@ class server {
   void add_tool(tool_definition tool, detail::tool_runner run, std::shared_ptr<detail::tool_stats> stats);
   json initialize(const std::shared_ptr<detail::session>& s, const json& params);
   json list_tools(const json& params, bool stateless, const identity* caller) const;
-  // The error a tools/call for `tool` by `caller` gets when the caller lacks one of its scopes.
-  std::optional<protocol_error> check_scopes(const detail::registered_tool& tool, const identity* caller) const;
   void call_tool(context& ctx, detail::request_params& params, detail::reply& out) const;
   std::shared_ptr<const detail::registered_tool> find_tool(std::string_view name) const;
   void run_request(const std::shared_ptr<detail::session>& s, json id, std::string method,
@@ -319,16 +318,19 @@ class server {
   struct prompt_entry {
     std::string name;
     json definition;  // the Prompt object of prompts/list
+    std::vector<std::string> scopes;
     std::function<json(const json& arguments, context&)> get;
   };
   void add_resource_entry(resource_entry entry);
   void add_template_entry(template_entry entry);
   void add_prompt_entry(prompt_entry entry);
-  json list_resources(const json& params) const;
-  json list_resource_templates(const json& params) const;
+  json list_resources(const json& params, const identity* caller) const;
+  json list_resource_templates(const json& params, const identity* caller) const;
+  // The resource or template `uri` names (one of the two, or neither) and its scopes' verdict.
+  std::optional<protocol_error> resource_access(const std::string& uri, const identity* caller) const;
   json read_resource(context& ctx, const json& params) const;
   json subscription(context& ctx, const json& params, bool subscribe) const;
-  json list_prompts(const json& params) const;
+  json list_prompts(const json& params, const identity* caller) const;
   json get_prompt(context& ctx, const json& params) const;
   json complete(const json& params) const;
   template <class Item, class Describe>

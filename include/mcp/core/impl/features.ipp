@@ -125,14 +125,14 @@ json server::list_page(const std::vector<Item>& items, const json& params, const
   return result;
 }
 
-inline json server::list_resources(const json& params) const {
+inline json server::list_resources(const json& params, const identity* caller) const {
   std::vector<std::shared_ptr<const resource_entry>> fixed;
   std::vector<std::shared_ptr<const template_entry>> families;
   {
     std::shared_lock lock(registry_mutex_);
-    fixed = resources_;
+    fixed = detail::visible_to(caller, resources_, [](const resource_entry& r) { return r.info.scopes; });
     for (const auto& t : templates_)
-      if (t->info.list) families.push_back(t);
+      if (t->info.list && detail::permits(caller, t->info.scopes)) families.push_back(t);
   }
   if (families.empty()) return list_page(fixed, params, "resources", [](const resource_entry& r) { return detail::to_json(r.info); });
   // The families' own lists, after the fixed resources (user code: no lock held).
@@ -151,9 +151,19 @@ inline json server::list_resources(const json& params) const {
   return list_page(all, params, "resources", [](const resource_info& r) { return detail::to_json(r); });
 }
 
-inline json server::list_resource_templates(const json& params) const {
+inline json server::list_resource_templates(const json& params, const identity* caller) const {
   std::shared_lock lock(registry_mutex_);
-  return list_page(templates_, params, "resourceTemplates", [](const template_entry& t) { return detail::to_json(t.info); });
+  return list_page(detail::visible_to(caller, templates_, [](const template_entry& t) { return t.info.scopes; }), params,
+                   "resourceTemplates", [](const template_entry& t) { return detail::to_json(t.info); });
+}
+
+inline std::optional<protocol_error> server::resource_access(const std::string& uri, const identity* caller) const {
+  std::shared_lock lock(registry_mutex_);
+  for (const auto& r : resources_)
+    if (r->info.uri == uri) return detail::scope_refusal(caller, r->info.scopes, "the resource '" + uri + "'");
+  for (const auto& t : templates_)
+    if (t->pattern.match(uri)) return detail::scope_refusal(caller, t->info.scopes, "the resource '" + uri + "'");
+  return std::nullopt;
 }
 
 inline json server::read_resource(context& ctx, const json& params) const {
@@ -173,6 +183,8 @@ inline json server::read_resource(context& ctx, const json& params) const {
           break;
         }
   }
+  if (const auto* scopes = fixed ? &fixed->info.scopes : family ? &family->info.scopes : nullptr)
+    if (auto refusal = detail::scope_refusal(ctx.caller(), *scopes, "the resource '" + uri + "'")) throw *refusal;
   json contents;
   if (fixed)
     contents = fixed->read(uri, ctx);
@@ -197,9 +209,10 @@ inline json server::subscription(context& ctx, const json& params, bool subscrib
   return json::object();
 }
 
-inline json server::list_prompts(const json& params) const {
+inline json server::list_prompts(const json& params, const identity* caller) const {
   std::shared_lock lock(registry_mutex_);
-  return list_page(prompts_, params, "prompts", [](const prompt_entry& p) { return p.definition; });
+  return list_page(detail::visible_to(caller, prompts_, [](const prompt_entry& p) { return p.scopes; }), params,
+                   "prompts", [](const prompt_entry& p) { return p.definition; });
 }
 
 inline json server::get_prompt(context& ctx, const json& params) const {
@@ -215,12 +228,13 @@ inline json server::get_prompt(context& ctx, const json& params) const {
     std::shared_lock lock(registry_mutex_);
     for (const auto& p : prompts_) {
       if (p->name == name) prompt = p;
-      known += (known.empty() ? "" : ", ") + p->name;
+      if (detail::permits(ctx.caller(), p->scopes)) known += (known.empty() ? "" : ", ") + p->name;  // no hidden names
     }
   }
   if (!prompt)
     throw protocol_error(error_code::invalid_params,
                          "Unknown prompt: '" + name + "'. Available prompts: " + (known.empty() ? "none" : known));
+  if (auto refusal = detail::scope_refusal(ctx.caller(), prompt->scopes, "the prompt '" + name + "'")) throw *refusal;
   return prompt->get(arguments, ctx);
 }
 

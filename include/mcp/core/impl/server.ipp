@@ -517,36 +517,37 @@ inline json server::list_tools(const json& params, bool stateless, const identit
   auto describe = [stateless](const detail::registered_tool& t) { return stateless ? t.listed_stateless : t.listed; };
   std::shared_lock lock(registry_mutex_);
   if (!caller) return list_page(tools_, params, "tools", describe);
-  // Lists may vary by authorization: a caller sees the tools it may call.
-  std::vector<const detail::registered_tool*> allowed;
-  for (const auto& t : tools_)
-    if (caller->missing(t->def.scopes).empty()) allowed.push_back(t.get());
-  return list_page(allowed, params, "tools", describe);
+  return list_page(detail::visible_to(caller, tools_, [](const detail::registered_tool& t) { return t.def.scopes; }),
+                   params, "tools", describe);
 }
 
-inline std::optional<protocol_error> server::check_scopes(const detail::registered_tool& tool, const identity* caller) const {
-  if (!caller || tool.def.scopes.empty()) return std::nullopt;
-  auto missing = caller->missing(tool.def.scopes);
-  if (missing.empty()) return std::nullopt;
-  std::string names;
-  for (const auto& s : missing) names += (names.empty() ? "" : " ") + s;
-  return protocol_error(error_code::insufficient_scope,
-                        "Forbidden: the tool '" + tool.def.name + "' needs the scope" + (missing.size() > 1 ? "s " : " ") +
-                            names + ", which this caller's token does not grant",
-                        json{{"requiredScopes", tool.def.scopes}, {"missingScopes", missing}});
-}
-
+// The checks the handlers make (call_tool, read_resource, get_prompt), made before the request
+// runs, for a transport that answers a refusal its own way.
 inline std::optional<protocol_error> server::check_access(const message& m) const {
-  if (!m.origin_.caller || m.method() != "tools/call") return std::nullopt;
-  const std::string* name = m.params_.name();
-  if (!name) {
+  const identity* caller = m.origin_.caller.get();
+  if (!caller || !m.is_request()) return std::nullopt;
+  auto param = [&m](const char* key) -> const std::string* {
     const json& rest = m.params_.rest();
-    auto n = rest.find("name");
-    if (n == rest.end() || !n->is_string()) return std::nullopt;
-    name = &n->get_ref<const std::string&>();
+    auto it = rest.is_object() ? rest.find(key) : rest.end();
+    return it != rest.end() && it->is_string() ? &it->get_ref<const std::string&>() : nullptr;
+  };
+  const std::string_view method = m.method();
+  const std::string* name = m.params_.name() ? m.params_.name() : param("name");  // set apart when a string
+  if (method == "tools/call") {
+    if (!name) return std::nullopt;
+    auto tool = find_tool(*name);
+    return tool ? detail::scope_refusal(caller, tool->def.scopes, "the tool '" + *name + "'") : std::nullopt;
   }
-  auto tool = find_tool(*name);
-  return tool ? check_scopes(*tool, m.origin_.caller.get()) : std::nullopt;
+  if (method == "resources/read") {
+    const std::string* uri = param("uri");
+    return uri ? resource_access(*uri, caller) : std::nullopt;
+  }
+  if (method == "prompts/get" && name) {
+    std::shared_lock lock(registry_mutex_);
+    for (const auto& p : prompts_)
+      if (p->name == *name) return detail::scope_refusal(caller, p->scopes, "the prompt '" + *name + "'");
+  }
+  return std::nullopt;
 }
 
 inline void server::call_tool(context& ctx, detail::request_params& params, detail::reply& out) const {
@@ -564,12 +565,16 @@ inline void server::call_tool(context& ctx, detail::request_params& params, deta
     throw protocol_error(error_code::invalid_params, "Invalid params: \"arguments\" must be an object");
   std::shared_ptr<const detail::registered_tool> tool = find_tool(*name);
   if (!tool) {
-    std::string known;
-    for (const auto& n : tool_names()) known += (known.empty() ? "" : ", ") + n;
+    std::string known;  // those the caller may see: a hidden tool's name is not told
+    {
+      std::shared_lock lock(registry_mutex_);
+      for (const auto& t : tools_)
+        if (detail::permits(ctx.caller(), t->def.scopes)) known += (known.empty() ? "" : ", ") + t->def.name;
+    }
     throw protocol_error(error_code::invalid_params, "Unknown tool: '" + *name + "'. Available tools: " +
                                                          (known.empty() ? "none" : known));
   }
-  if (auto refusal = check_scopes(*tool, ctx.caller())) throw *refusal;
+  if (auto refusal = detail::scope_refusal(ctx.caller(), tool->def.scopes, "the tool '" + *name + "'")) throw *refusal;
   const auto start = std::chrono::steady_clock::now();
   bool is_error;
   if (out.text_allowed()) {  // a 2025-era client: the CallToolResult it receives, written as text
@@ -610,12 +615,13 @@ inline void server::install_builtin_methods() {
       [this](context& ctx, const json& p) { return list_tools(p, ctx.client().stateless, ctx.caller()); });
   methods_["tools/call"] = std::make_shared<const detail::method_entry>(detail::method_entry{
       [this](context& ctx, detail::request_params& p, detail::reply& out) { call_tool(ctx, p, out); }, true});
-  add("resources/list", false, [this](context&, const json& p) { return list_resources(p); });
-  add("resources/templates/list", false, [this](context&, const json& p) { return list_resource_templates(p); });
+  add("resources/list", false, [this](context& ctx, const json& p) { return list_resources(p, ctx.caller()); });
+  add("resources/templates/list", false,
+      [this](context& ctx, const json& p) { return list_resource_templates(p, ctx.caller()); });
   add("resources/read", true, [this](context& ctx, const json& p) { return read_resource(ctx, p); });
   add("resources/subscribe", false, [this](context& ctx, const json& p) { return subscription(ctx, p, true); });
   add("resources/unsubscribe", false, [this](context& ctx, const json& p) { return subscription(ctx, p, false); });
-  add("prompts/list", false, [this](context&, const json& p) { return list_prompts(p); });
+  add("prompts/list", false, [this](context& ctx, const json& p) { return list_prompts(p, ctx.caller()); });
   add("prompts/get", true, [this](context& ctx, const json& p) { return get_prompt(ctx, p); });
   add("completion/complete", true, [this](context&, const json& p) { return complete(p); });
   add("logging/setLevel", false, [](context& ctx, const json& p) {
