@@ -7,6 +7,8 @@
 //   - an extension the server declares and detects in the client ("com.example/shout");
 //   - a hook on a client notification that logs to every session (server-wide logging).
 // Serves stdio, or Streamable HTTP with --http HOST:PORT.
+#include "observe.hpp"
+
 #include <mcp/mcp.hpp>
 #include <mcp/transport/http.hpp>
 
@@ -20,6 +22,11 @@
 #include <string>
 #include <thread>
 
+using example::audit_log;
+using example::caller_of;
+using example::line_file;
+using example::otlp_span;
+
 namespace {
 
 struct echo_args {
@@ -31,59 +38,6 @@ struct count_args {
   int to = 3;
 };
 MCP_STRUCT(count_args, (to, "Count from 1 to this", mcp::default_value(3), mcp::minimum(1), mcp::maximum(20)));
-
-// JSON lines appended to a file by several request threads.
-class line_file {
- public:
-  explicit line_file(const std::string& path) : out_(path, std::ios::app) {}
-  explicit operator bool() const { return out_.is_open(); }
-  void write(const mcp::json& line) {
-    std::lock_guard lock(mutex_);
-    out_ << line.dump() << '\n' << std::flush;
-  }
-
- private:
-  std::mutex mutex_;
-  std::ofstream out_;
-};
-
-long long unix_nanos(std::chrono::system_clock::time_point t) {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
-}
-
-// A span as one OTLP/JSON span object (the shape of opentelemetry-proto's JSON encoding).
-mcp::json otlp_span(const mcp::span& s) {
-  mcp::json attributes = mcp::json::array();
-  for (const auto& [key, value] : s.attributes.items())
-    attributes.push_back({{"key", key},
-                          {"value", value.is_number_integer() ? mcp::json{{"intValue", std::to_string(value.get<long long>())}}
-                                                              : mcp::json{{"stringValue", value.is_string() ? value.get<std::string>() : value.dump()}}}});
-  mcp::json span{{"traceId", s.trace_id},
-                 {"spanId", s.span_id},
-                 {"name", s.name},
-                 {"kind", 2},  // SPAN_KIND_SERVER
-                 {"startTimeUnixNano", std::to_string(unix_nanos(s.start))},
-                 {"endTimeUnixNano", std::to_string(unix_nanos(s.end))},
-                 {"attributes", attributes},
-                 {"status", {{"code", s.ok ? 1 : 2}}}};
-  if (!s.parent_span_id.empty()) span["parentSpanId"] = s.parent_span_id;
-  if (!s.tracestate.empty()) span["traceState"] = s.tracestate;
-  return span;
-}
-
-// Who is calling: the client's name for now (an HTTP identity, when the server has one, is better).
-std::string caller_of(mcp::context& ctx) { return ctx.client().info.value("name", std::string("unknown")); }
-
-const char* to_string(mcp::outcome o) {
-  switch (o) {
-    case mcp::outcome::ok: return "ok";
-    case mcp::outcome::tool_error: return "tool_error";
-    case mcp::outcome::protocol_error: return "protocol_error";
-    case mcp::outcome::failed: return "failed";
-    case mcp::outcome::pending: break;
-  }
-  return "pending";
-}
 
 }  // namespace
 
@@ -122,24 +76,7 @@ int main(int argc, char** argv) {
   if (!spans_path.empty()) srv.use(mcp::tracing({.on_end = [&](const mcp::span& s) { spans.write(otlp_span(s)); }}));
 
   line_file audit(audit_path.empty() ? "/dev/null" : audit_path);
-  if (!audit_path.empty())
-    srv.use([&](mcp::request_info& r, const std::function<void()>& next) {
-      auto write = [&] {
-        audit.write({{"method", r.method()},
-                     {"tool", r.tool_name()},
-                     {"caller", caller_of(r.ctx())},
-                     {"outcome", to_string(r.outcome())},
-                     {"error_code", r.error_code()},
-                     {"micros", std::chrono::duration_cast<std::chrono::microseconds>(r.elapsed()).count()}});
-      };
-      try {
-        next();
-      } catch (...) {
-        write();
-        throw;
-      }
-      write();
-    });
+  if (!audit_path.empty()) srv.use(audit_log(audit));
 
   if (!denied.empty())
     srv.use([&](mcp::request_info& r, const std::function<void()>& next) {

@@ -43,6 +43,17 @@ void add_seams(mcp::server& srv) {
 #include "snippets/tour_middleware.inc"
 }
 
+// Compiled only: tests/unit/test_http_auth.cpp and the jwt_example ctest run the same over a socket.
+std::optional<mcp::identity> verify_token(std::optional<std::string_view> authorization) {
+  if (authorization != std::optional<std::string_view>("Bearer ann")) return std::nullopt;
+  mcp::identity ann;
+  ann.subject = "ann";
+  return ann;
+}
+[[maybe_unused]] void add_identity(mcp::server& srv, mcp::http::options& o) {
+#include "snippets/tour_identity.inc"
+}
+
 std::pair<mcp::tool_options, mcp::tool_options> markdown_and_count() {
 #include "snippets/tour_markdown.inc"
   return {markdown, count};
