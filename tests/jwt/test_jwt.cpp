@@ -206,7 +206,12 @@ TEST_CASE("jwt example: 401 for bad tokens, 403 and a shorter list without the s
         "Bearer error=\"insufficient_scope\", scope=\"notes:write\", resource_metadata=\"" + metadata_url + "\"");
   CHECK(body_of(denied)["error"]["code"] == -32003);
 
-  // The writer (HS256) on the same session: the token decides, per request.
+  // The session is the reader's: to the writer it does not exist. The writer (HS256) opens its own.
+  CHECK(post(writer, "tools/list", json::object(), v).status == 404);
+  const std::string readers_session = session;
+  session.clear();
+  REQUIRE(post(writer, "initialize", init).status == 200);
+  CHECK(session != readers_session);
   CHECK(tool_names(writer, v) == std::set<std::string>{"whoami", "add_note", "list_notes"});
   auto saved = body_of(post(writer, "tools/call", {{"name", "add_note"}, {"arguments", {{"title", "plan"}, {"body", "b"}}}}, v));
   CHECK(saved["result"]["content"][0]["text"] == "Saved note 'plan' for ann.");

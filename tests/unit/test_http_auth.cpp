@@ -192,11 +192,12 @@ TEST_CASE("http auth: 401 with the metadata's challenge; the metadata at both we
   CHECK(c.conn.read(5s).status == 404);
 }
 
-TEST_CASE("http auth: a 2025-11-25 session; each POST's caller reaches handlers, middleware and scope checks") {
+TEST_CASE("http auth: 2025-11-25 sessions; the caller reaches handlers, middleware and scope checks; a session is its opener's") {
   served s;
   poster c(s.port());
-  auto init = c.request("ann", "initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", json::object()},
-                                              {"clientInfo", {{"name", "t"}, {"version", "1"}}}});
+  const json init_params = {{"protocolVersion", "2025-11-25"}, {"capabilities", json::object()},
+                            {"clientInfo", {{"name", "t"}, {"version", "1"}}}};
+  auto init = c.request("ann", "initialize", init_params);
   REQUIRE(init.status == 200);
   REQUIRE_FALSE(c.session.empty());
   CHECK(c.post("ann", {{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}).status == 202);
@@ -211,19 +212,39 @@ TEST_CASE("http auth: a 2025-11-25 session; each POST's caller reaches handlers,
   CHECK(body_json(c.request("ann", "prompts/list", json::object(), v))["result"]["prompts"].empty());
   check_insufficient_scope(c.request("ann", "resources/read", {{"uri", "notes://drafts"}}, v), c);
   check_insufficient_scope(c.request("ann", "prompts/get", {{"name", "draft"}}, v), c);
-  CHECK(names(body_json(c.request("bob", "resources/list", json::object(), v)), "resources", "uri") ==
-        std::set<std::string>{"notes://drafts"});
-  CHECK(body_json(c.request("bob", "resources/read", {{"uri", "notes://drafts"}}, v))["result"]["contents"][0]["text"] ==
-        "draft 1");
-  CHECK(c.request("bob", "prompts/get", {{"name", "draft"}}, v).status == 200);
+  // The session is bound to ann: to anyone else (bob, or a caller admitted as nobody) it does not
+  // exist, whatever they POST, GET or DELETE.
+  for (const char* other : {"bob", "anon"}) {
+    CHECK(c.call(other, "whoami", v).status == 404);
+    CHECK(c.post(other, {{"jsonrpc", "2.0"}, {"method", "notifications/roots/list_changed"}}, v).status == 404);
+    for (const char* method : {"GET", "DELETE"}) {
+      c.conn.send(http_request(method, "/mcp", "",
+                               {{"Accept", "text/event-stream"}, {"Authorization", std::string("Bearer ") + other},
+                                {"Mcp-Session-Id", c.session}, {"MCP-Protocol-Version", "2025-11-25"}}));
+      CHECK(c.conn.read(5s).status == 404);
+    }
+  }
 
-  CHECK(names(body_json(c.request("bob", "tools/list", json::object(), v)), "tools") ==
+  // Bob in a session of his own.
+  poster b(s.port());
+  REQUIRE(b.request("bob", "initialize", init_params).status == 200);
+  CHECK(names(body_json(b.request("bob", "resources/list", json::object(), v)), "resources", "uri") ==
+        std::set<std::string>{"notes://drafts"});
+  CHECK(body_json(b.request("bob", "resources/read", {{"uri", "notes://drafts"}}, v))["result"]["contents"][0]["text"] ==
+        "draft 1");
+  CHECK(b.request("bob", "prompts/get", {{"name", "draft"}}, v).status == 200);
+  CHECK(names(body_json(b.request("bob", "tools/list", json::object(), v)), "tools") ==
         std::set<std::string>{"whoami", "write"});
-  auto written = c.call("bob", "write", v);
+  auto written = b.call("bob", "write", v);
   CHECK(written.status == 200);
   CHECK(text_of(written) == "written by bob");
   // Admitted as nobody: nothing to check, as without auth.
-  CHECK(text_of(c.call("anon", "whoami", v)) == "nobody");
+  poster a(s.port());
+  REQUIRE(a.request("anon", "initialize", init_params).status == 200);
+  CHECK(text_of(a.call("anon", "whoami", v)) == "nobody");
+  // Ann ends her session.
+  c.conn.send(http_request("DELETE", "/mcp", "", {{"Authorization", "Bearer ann"}, {"Mcp-Session-Id", c.session}}));
+  CHECK(c.conn.read(5s).status == 204);
   std::lock_guard lock(s.mutex);
   CHECK(std::count(s.seen_by_middleware.begin(), s.seen_by_middleware.end(), "bob") == 5);
   CHECK(std::count(s.seen_by_middleware.begin(), s.seen_by_middleware.end(), "-") == 1);

@@ -362,8 +362,8 @@ class endpoint {
     if (path != config_.path) return ex->respond(text_response(404, "not found"));
     if (!admitted(req, ex, caller)) return;
     if (req.method == "POST") return post(req, ex, std::move(caller));
-    if (req.method == "GET" && !config_.stateless && config_.get_stream) return get(req, ex);
-    if (req.method == "DELETE" && !config_.stateless) return remove(req, ex);
+    if (req.method == "GET" && !config_.stateless && config_.get_stream) return get(req, ex, caller.get());
+    if (req.method == "DELETE" && !config_.stateless) return remove(req, ex, caller.get());
     method_not_allowed(ex, allowed_methods());
   }
 
@@ -469,14 +469,18 @@ class endpoint {
     return false;
   }
 
-  // The session a request names: 400 without the header, 404 when unknown or ended.
-  std::shared_ptr<http_session> named_session(const request& req, const std::shared_ptr<exchange>& ex) {
+  // The session a request names: 400 without the header, 404 when unknown or ended, or when it is
+  // another caller's (a session is bound to the subject that opened it, so a leaked id is no use
+  // to anyone else; its existence is not told).
+  std::shared_ptr<http_session> named_session(const request& req, const std::shared_ptr<exchange>& ex,
+                                              const identity* caller) {
     const auto id = req.headers.get("Mcp-Session-Id");
     if (!id) {
       ex->respond(rpc_error_response(400, -32000, "Bad Request: Mcp-Session-Id header is required"));
       return nullptr;
     }
     auto s = sessions_.find(*id);
+    if (s && !s->owner().empty() && (!caller || caller->subject != s->owner())) s = nullptr;
     if (!s) ex->respond(rpc_error_response(404, -32001, "Session not found"));
     return s;
   }
@@ -509,7 +513,7 @@ class endpoint {
     std::shared_ptr<http_session> owner;
     post_reply::setup setup;
     if (!req.headers.contains("Mcp-Session-Id") && is_initialize) {
-      owner = sessions_.create();
+      owner = sessions_.create(in.caller() ? in.caller()->subject : std::string());
       if (!owner) {
         response r = rpc_error_response(503, -32000, "Service Unavailable: too many sessions; try again later");
         r.headers.add("Retry-After", "5");
@@ -521,7 +525,7 @@ class endpoint {
         else table->remove(id);
       };
     } else {
-      owner = named_session(req, ex);
+      owner = named_session(req, ex, in.caller().get());
       if (!owner) return;
     }
     owner->touch();
@@ -634,12 +638,12 @@ class endpoint {
 
   // ---- GET: the session's stream, or a resumed one ----
 
-  void get(const request& req, const std::shared_ptr<exchange>& ex) {
+  void get(const request& req, const std::shared_ptr<exchange>& ex, const identity* caller) {
     if (!parse_accept(req.headers).event_stream)
       return ex->respond(rpc_error_response(406, -32000, "Not Acceptable: Client must accept text/event-stream"));
     std::optional<std::string> version;
     if (!version_ok(req, ex, version)) return;
-    auto owner = named_session(req, ex);
+    auto owner = named_session(req, ex, caller);
     if (!owner) return;
     owner->touch();
 
@@ -661,12 +665,12 @@ class endpoint {
 
   // ---- DELETE: end the session ----
 
-  void remove(const request& req, const std::shared_ptr<exchange>& ex) {
+  void remove(const request& req, const std::shared_ptr<exchange>& ex, const identity* caller) {
     std::optional<std::string> version;
     if (!version_ok(req, ex, version)) return;
-    const auto id = req.headers.get("Mcp-Session-Id");
-    if (!id) return ex->respond(rpc_error_response(400, -32000, "Bad Request: Mcp-Session-Id header is required"));
-    if (!sessions_.remove(*id)) return ex->respond(rpc_error_response(404, -32001, "Session not found"));
+    auto owner = named_session(req, ex, caller);
+    if (!owner) return;
+    if (!sessions_.remove(owner->id())) return ex->respond(rpc_error_response(404, -32001, "Session not found"));
     response r;
     r.status = 204;
     ex->respond(std::move(r));

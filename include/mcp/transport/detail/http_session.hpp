@@ -176,14 +176,17 @@ class http_session {
   using clock = std::chrono::steady_clock;
 
   // A session's stream ids are "g" (its GET stream) and "r1", "r2", ... (its requests' streams).
-  http_session(server& srv, std::string id, std::size_t replay_events, executor run)
+  // `owner`: the subject of the caller that opened it (empty: nobody authenticated).
+  http_session(server& srv, std::string id, std::size_t replay_events, executor run, std::string owner = {})
       : id_(std::move(id)),
+        owner_(std::move(owner)),
         replay_events_(replay_events),
         standalone_(std::make_shared<event_stream>("g", replay_events)),
         core_(std::make_shared<mcp::connection>(srv, std::make_shared<stream_outbound>(standalone_), std::move(run))),
         last_used_(clock::now()) {}
 
   const std::string& id() const noexcept { return id_; }
+  const std::string& owner() const noexcept { return owner_; }
   const std::shared_ptr<mcp::connection>& core() const noexcept { return core_; }
   const std::shared_ptr<event_stream>& standalone() const noexcept { return standalone_; }
 
@@ -250,6 +253,7 @@ class http_session {
   static constexpr std::size_t max_kept_streams = 64;
 
   const std::string id_;
+  const std::string owner_;
   const std::size_t replay_events_;
   std::shared_ptr<event_stream> standalone_;
   std::shared_ptr<mcp::connection> core_;
@@ -285,14 +289,14 @@ class session_table {
       : srv_(srv), max_(max_sessions), idle_timeout_(idle_timeout), replay_events_(replay_events), run_(std::move(run)) {}
 
   // Null when the table is full even after expiring idle sessions.
-  std::shared_ptr<http_session> create() {
+  std::shared_ptr<http_session> create(std::string owner = {}) {
     if (size() >= max_) expire_idle();
     std::lock_guard lock(mutex_);
     if (closed_ || sessions_.size() >= max_) return nullptr;
     std::string id;
     do id = random_session_id();
     while (sessions_.count(id));
-    auto s = std::make_shared<http_session>(srv_, id, replay_events_, run_);
+    auto s = std::make_shared<http_session>(srv_, id, replay_events_, run_, std::move(owner));
     sessions_.emplace(id, s);
     return s;
   }
