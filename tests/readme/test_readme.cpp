@@ -39,19 +39,18 @@ void add_submit_finding(mcp::server& srv) {
 #include "snippets/tour_runtime_schema.inc"
 }
 
-void add_seams(mcp::server& srv) {
-#include "snippets/tour_middleware.inc"
-}
-
-// Compiled only: tests/unit/test_http_auth.cpp and the jwt_example ctest run the same over a socket.
+// A stand-in for a real verifier (tests/unit/test_http_auth.cpp and the jwt_example ctest verify
+// over a socket): "Bearer ann" is ann, with the scope notes:write.
 std::optional<mcp::identity> verify_token(std::optional<std::string_view> authorization) {
   if (authorization != std::optional<std::string_view>("Bearer ann")) return std::nullopt;
   mcp::identity ann;
   ann.subject = "ann";
+  ann.scopes = {"notes:write"};
   return ann;
 }
-[[maybe_unused]] void add_identity(mcp::server& srv, mcp::http::options& o) {
-#include "snippets/tour_identity.inc"
+
+void add_seams(mcp::server& srv, mcp::http::options& http_options) {
+#include "snippets/tour_middleware.inc"
 }
 
 std::pair<mcp::tool_options, mcp::tool_options> markdown_and_count() {
@@ -67,7 +66,6 @@ std::pair<mcp::tool_options, mcp::tool_options> markdown_and_count() {
 // Compiled only: it listens (tests/unit/test_http_embed.cpp runs the same calls).
 [[maybe_unused]] void embedding(mcp::server& srv, asio::io_context& io) {
 #include "snippets/embedding.inc"
-  (void)local;
   (void)answer;
 }
 
@@ -217,12 +215,13 @@ TEST_CASE("README tour: the context asks, reports progress and logs", "[readme]"
   CHECK(logged);
 }
 
-TEST_CASE("README tour: middleware and an extension", "[readme]") {
+TEST_CASE("README tour: middleware, an extension, identity and scopes", "[readme]") {
   mcp::server srv({"notes", "1.0.0"});
   notebook nb;
   nb.notes = {{"a", "1"}};
   add_clear_notes(srv, nb);
-  add_seams(srv);
+  mcp::http::options http_options;
+  add_seams(srv, http_options);
   mcp::testing::client plain(srv);
   json init = plain.initialize();
   CHECK(init["capabilities"]["extensions"].contains("com.example/admin"));
@@ -230,6 +229,24 @@ TEST_CASE("README tour: middleware and an extension", "[readme]") {
   CHECK(refused["isError"] == true);
   CHECK(text_of(refused) == "clear_notes is for admin clients only.");
   CHECK(nb.notes.size() == 1);
+
+  // The authorize hook: who calls, or a refusal; whoami is for callers with notes:write.
+  const auto ann = http_options.authorize(mcp::http::auth_request{"POST", "/mcp", std::string_view("Bearer ann")});
+  REQUIRE(ann.allowed);
+  REQUIRE(ann.caller);
+  CHECK_FALSE(http_options.authorize(mcp::http::auth_request{"POST", "/mcp", std::nullopt}).allowed);
+  mcp::testing::client as_ann(srv);
+  as_ann.set_caller(ann.caller);
+  as_ann.initialize();
+  CHECK(text_of(as_ann.call_tool("whoami")) == "ann");
+  mcp::identity bob;
+  bob.subject = "bob";
+  mcp::testing::client as_bob(srv);
+  as_bob.set_caller(std::make_shared<const mcp::identity>(bob));
+  as_bob.initialize();
+  bool listed = false;
+  for (const auto& tool : as_bob.result("tools/list")["tools"]) listed = listed || tool["name"] == "whoami";
+  CHECK_FALSE(listed);
 }
 
 TEST_CASE("README tour: a runtime-schema tool validates like a typed one", "[readme]") {
