@@ -37,6 +37,9 @@ inline constexpr int missing_required_client_capability = -32021; // data.requir
                                                                   // code of the tool_error ctx.ask() throws
                                                                   // when the client lacks the capability
 inline constexpr int unsupported_protocol_version = -32022;       // data.supported, data.requested
+// MCP 2025-11-25
+inline constexpr int url_elicitation_required = -32042;  // url_elicitation_required: data.elicitations, the URL-mode
+                                                         // elicitations the user must complete first
 // The SDK's choice in the implementation-defined range
 inline constexpr int insufficient_scope = -32003;  // the caller lacks a scope the tool requires; data.requiredScopes,
                                                    // data.missingScopes. Over HTTP: 403 with an RFC 6750 challenge
@@ -56,6 +59,8 @@ inline constexpr int not_found = 8;           // server::metrics(name): no tool 
 inline constexpr int input_swallowed = 9;     // a 2026-07-28 handler caught what ctx.ask() throws to end the
                                               // round and returned normally (see context::ask); the request
                                               // is answered with internal_error
+inline constexpr int invalid_answer = 10;     // elicitation_error: the client's answer to ctx.elicit<T>() does not
+                                              // fit the form it was asked with (or has no valid action)
 }  // namespace error_code
 
 class error : public std::runtime_error {

@@ -5,6 +5,7 @@
 #include <mcp/core/client_state.hpp>
 #include <mcp/core/content.hpp>
 #include <mcp/core/detail/session.hpp>
+#include <mcp/core/elicitation.hpp>
 #include <mcp/core/jsonrpc.hpp>
 #include <mcp/core/log_level.hpp>
 #include <mcp/core/trace_context.hpp>
@@ -38,11 +39,21 @@ struct input_request {
   json params = json::object();
 };
 
-// Form-mode elicitation: `requested_schema` is a flat object schema of primitive properties.
+// Form-mode elicitation: `requested_schema` is a flat object schema of primitive properties
+// (ctx.elicit<T>() derives one from an MCP_STRUCT).
 inline input_request elicitation_input(std::string key, std::string message, json requested_schema) {
   return {std::move(key), "elicitation/create", json{{"message", std::move(message)}, {"requestedSchema", std::move(requested_schema)}}};
 }
-// `params` is a CreateMessageRequest's params: messages, maxTokens, ...
+// URL-mode elicitation: the client offers the user to open `url`. `elicitation_id` is sent to a
+// 2025-11-25 client only (2026-07-28 has none); ctx.elicit_url() fills it in as the era needs.
+inline input_request url_elicitation_input(std::string key, std::string message, std::string url,
+                                           std::string elicitation_id = {}) {
+  json params{{"mode", "url"}, {"message", std::move(message)}, {"url", std::move(url)}};
+  if (!elicitation_id.empty()) params["elicitationId"] = std::move(elicitation_id);
+  return {std::move(key), "elicitation/create", std::move(params)};
+}
+// `params` is a CreateMessageRequest's params: messages, maxTokens, ... With `tools` or
+// `toolChoice` in them the client must have declared sampling.tools.
 inline input_request sampling_input(std::string key, json params) {
   return {std::move(key), "sampling/createMessage", std::move(params)};
 }
@@ -99,16 +110,50 @@ inline bool answers(const input_request& request, const json& answer) {
 // ask() for something the client did not declare. A tool answers it as an isError result (it is a
 // tool_error, written for the model); prompts/get and resources/read answer -32021 naming it.
 struct missing_capability : tool_error {
-  missing_capability(const std::string& message, std::string name)
-      : tool_error(error_code::missing_required_client_capability, message), capability(std::move(name)) {}
-  std::string capability;
+  missing_capability(const std::string& message, std::string name, json required_capabilities)
+      : tool_error(error_code::missing_required_client_capability, message),
+        capability(std::move(name)),
+        required(std::move(required_capabilities)) {}
+  std::string capability;  // dotted: "sampling", "elicitation.url", "sampling.tools"
+  json required;           // as ClientCapabilities: {"elicitation": {"url": {}}}
 };
 
-inline const char* capability_of(const std::string& method) {
-  if (method == "elicitation/create") return "elicitation";
-  if (method == "sampling/createMessage") return "sampling";
-  if (method == "roots/list") return "roots";
-  return nullptr;
+// The capability a request to the client needs: its dotted name and, as ClientCapabilities, what
+// the client must have declared. Empty for a method a server may not send.
+struct needed_capability {
+  std::string name;
+  json required;
+};
+inline needed_capability capability_needed(const input_request& r) {
+  const json& p = r.params;
+  auto has = [&](const char* key) { return p.is_object() && p.contains(key); };
+  if (r.method == "elicitation/create") {
+    auto mode = p.is_object() ? p.find("mode") : p.end();
+    if (p.is_object() && mode != p.end() && *mode == "url")
+      return {"elicitation.url", {{"elicitation", {{"url", json::object()}}}}};
+    return {"elicitation", {{"elicitation", json::object()}}};  // form mode
+  }
+  if (r.method == "sampling/createMessage") {
+    if (has("tools") || has("toolChoice")) return {"sampling.tools", {{"sampling", {{"tools", json::object()}}}}};
+    return {"sampling", {{"sampling", json::object()}}};
+  }
+  if (r.method == "roots/list") return {"roots", {{"roots", json::object()}}};
+  return {};
+}
+
+// Whether `caps` (the client's ClientCapabilities) covers `required`. An elicitation capability
+// that names no mode means form mode only; one that names modes offers those.
+inline bool declares(const json& caps, const json& required) {
+  if (!caps.is_object()) return false;
+  for (const auto& [name, sub] : required.items()) {
+    auto c = caps.find(name);
+    if (c == caps.end()) return false;
+    for (const auto& [key, value] : sub.items())
+      if (!c->is_object() || !c->contains(key)) return false;
+    if (name == "elicitation" && sub.empty() && c->is_object() && c->contains("url") && !c->contains("form"))
+      return false;  // URL mode only
+  }
+  return true;
 }
 
 }  // namespace detail
@@ -188,12 +233,7 @@ class context {
   // create_message, elicit and list_roots, which call ask().
   std::map<std::string, json> ask(const std::vector<input_request>& requests,
                                   std::chrono::milliseconds timeout = std::chrono::seconds(300)) {
-    for (const auto& r : requests) {
-      const char* capability = detail::capability_of(r.method);
-      if (!capability)
-        throw error(error_code::invalid_argument, "ask(): '" + r.method + "' is not a request a server may make");
-      require_capability(capability, r.method.c_str());
-    }
+    for (const auto& r : requests) require_capability(r);
     std::map<std::string, json> answers;
     if (!round_) {
       for (const auto& r : requests) answers[r.key] = request_client(r.method, r.params, timeout);
@@ -232,6 +272,40 @@ class context {
   }
   json list_roots(std::chrono::milliseconds timeout = std::chrono::seconds(30)) {
     return ask(roots_input(next_key("roots")), timeout);
+  }
+
+  // Typed elicitation (core/elicitation.hpp): asks the user to fill in a form of T's fields and
+  // returns what they did, with T on accept. T must be an MCP_STRUCT of form fields (a
+  // static_assert names any other); an answer that does not fit T throws elicitation_error. Like
+  // ask(), it ends a 2026-07-28 round by throwing: never swallow that in a catch (...).
+  template <class T>
+  elicit_result<T> elicit(const std::string& message, std::chrono::milliseconds timeout = std::chrono::seconds(300)) {
+    detail::check_elicitable<T>();
+    if constexpr (is_reflected_v<T>)
+      return detail::read_elicitation<T>(elicit(message, detail::form_schema_of<T>(), timeout), message);
+    else
+      return {};
+  }
+
+  // URL-mode elicitation: asks the client to offer the user `url`, for what must not pass through
+  // the client (credentials, payment, consent). Returns what the user chose; accept means they
+  // agreed to go, not that they are done. When they are, server::complete_elicitation(elicitation_id)
+  // tells a 2025-11-25 client; a 2026-07-28 request has no elicitation id (the handler, run again
+  // on the retry, decides from its own records). Refused like ask() (an isError result in a tool,
+  // -32021 elsewhere) unless the client declared elicitation.url.
+  elicit_action elicit_url(const std::string& message, const std::string& url, const std::string& elicitation_id,
+                           std::chrono::milliseconds timeout = std::chrono::seconds(300)) {
+    input_request r = url_elicitation_input(next_key("elicitation"), message, url, round_ ? "" : elicitation_id);
+    require_capability(r);
+    const bool tracked = !round_ && session_;
+    if (tracked) session_->remember_url_elicitation(elicitation_id);  // before asking: the user may finish first
+    elicit_action action = detail::elicit_action_of(ask(r, timeout), message);
+    if (tracked && action != elicit_action::accept) session_->forget_url_elicitation(elicitation_id);
+    return action;
+  }
+  // Whether the client offers URL-mode elicitation (declared elicitation.url).
+  bool client_supports_url_elicitation() const {
+    return detail::declares(client_->capabilities, detail::capability_needed(url_elicitation_input("", "", "")).required);
   }
 
   // Sends a request to the client and waits for its result (2025-era sessions only; ask() is the
@@ -301,15 +375,18 @@ class context {
     if (!trace_) trace_ = request_->origin.header_trace;  // _meta first, then the transport's headers
   }
 
-  void require_capability(const char* name, const char* method) const {
+  void require_capability(const input_request& r) const {
+    detail::needed_capability needed = detail::capability_needed(r);
+    if (needed.name.empty())
+      throw error(error_code::invalid_argument, "ask(): '" + r.method + "' is not a request a server may make");
     if (client_->sessionless)
-      throw tool_error(std::string("This needs to ask the client (") + method +
+      throw tool_error("This needs to ask the client (" + r.method +
                        "), which this server cannot do for a 2025-era client: it serves HTTP without sessions, so "
                        "each request stands alone. A 2026-07-28 client can answer such questions.");
-    if (!client_->capabilities.is_object() || !client_->capabilities.contains(name))
-      throw detail::missing_capability(std::string("This needs the client to support ") + name + " (" + method +
-                       "), and the connected client did not declare that capability.",
-                                       name);
+    if (!detail::declares(client_->capabilities, needed.required))
+      throw detail::missing_capability("This needs the client to support " + needed.name + " (" + r.method +
+                                           "), and the connected client did not declare that capability.",
+                                       needed.name, needed.required);
   }
   std::string next_key(const char* kind) { return std::string(kind) + "-" + std::to_string(++asked_); }
   log_level current_min_level() const {

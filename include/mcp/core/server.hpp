@@ -234,6 +234,13 @@ class server {
   // 2026-07-28 client has no session: it gets logs inside its requests, through context::log).
   void log(log_level level, json data, const std::string& logger = {});
 
+  // notifications/elicitation/complete for a URL-mode elicitation (context::elicit_url, or a
+  // url_elicitation_required thrown by a handler) whose out-of-band step the user has finished,
+  // sent to the 2025-11-25 session that asked (on stdio, the connection; on HTTP, the session's
+  // GET stream). Returns false when no live session is waiting on that id (never asked, already
+  // completed, declined, or the session ended). A 2026-07-28 client has no such notification.
+  bool complete_elicitation(const std::string& elicitation_id);
+
   // Declares an extension in capabilities.extensions (initialize and server/discover) with its
   // settings; declaring a name again replaces its settings. Handlers ask whether the client
   // declared one with context::client_extension.

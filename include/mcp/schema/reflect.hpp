@@ -66,8 +66,9 @@
 
 // Declares the fields of struct T: MCP_STRUCT(T, (member, "description", constraints...), ...).
 // For types declared elsewhere (or with private members); MCP_STRUCT_DEF declares a new one in one place.
-#define MCP_STRUCT(T, ...) \
-  MCP_DETAIL_STRUCT_HOOKS(T, MCP_DETAIL_FIELD_CHECKS(T, __VA_ARGS__), MCP_DETAIL_FIELDS(T, __VA_ARGS__))
+#define MCP_STRUCT(T, ...)                                                                             \
+  MCP_DETAIL_STRUCT_HOOKS(T, MCP_DETAIL_FIELD_CHECKS(T, __VA_ARGS__), MCP_DETAIL_ELICIT_CHECKS(T, __VA_ARGS__), \
+                          MCP_DETAIL_FIELDS(T, __VA_ARGS__))
 
 // Defines struct T and its reflection together, one field per item:
 //   MCP_STRUCT_DEF(T, (type, member, "description", constraints...), ...);
@@ -78,13 +79,15 @@
     MCP_DETAIL_FOR_EACH_SEQ(MCP_DETAIL_DEF_MEMBER, T, __VA_ARGS__)                      \
   };                                                                                    \
   MCP_DETAIL_STRUCT_HOOKS(T, MCP_DETAIL_FOR_EACH_SEQ(MCP_DETAIL_DEF_CHECK, T, __VA_ARGS__), \
+                          MCP_DETAIL_FOR_EACH_SEQ(MCP_DETAIL_DEF_ELICIT_CHECK, T, __VA_ARGS__), \
                           MCP_DETAIL_FOR_EACH(MCP_DETAIL_DEF_FIELD, T, __VA_ARGS__))
 
 // The hooks both forms define. The last declaration is repeated so that the macro takes a trailing
 // semicolon; the static_assert before it catches a macro written outside T's namespace, where the
 // SDK's lookup (ADL) cannot find the hooks. The per-field checks are a template (instantiated at the
 // end of the file), so that the types of mutually recursive structs are all declared by then.
-#define MCP_DETAIL_STRUCT_HOOKS(T, checks, ...)                                                   \
+// The elicitation checks are instantiated only by ctx.elicit<T>() (core/elicitation.hpp).
+#define MCP_DETAIL_STRUCT_HOOKS(T, checks, elicit_checks, ...)                                    \
   inline constexpr const char* mcp_reflect_name(::mcp::detail::type_tag<T>) noexcept { return #T; } \
   inline auto mcp_reflect_fields(::mcp::detail::type_tag<T>) {                                     \
     static_assert(::std::is_class<T>::value, "mcp: MCP_STRUCT needs a struct or class type");     \
@@ -97,6 +100,10 @@
   inline void mcp_reflect_check_now(::mcp::detail::type_tag<T>) {                                  \
     mcp_reflect_check<0>(::mcp::detail::type_tag<T>{});                                            \
   }                                                                                                \
+  template <int mcp_lazy>                                                                          \
+  void mcp_reflect_elicit_check(::mcp::detail::type_tag<T>) {                                      \
+    elicit_checks                                                                                  \
+  }                                                                                                \
   static_assert(::mcp::is_reflected_v<T>,                                                          \
                 "mcp: MCP_STRUCT(" #T ") must be written in the namespace that declares " #T       \
                 ", after the type (the SDK finds it by argument-dependent lookup): close this "    \
@@ -107,7 +114,9 @@
 #define MCP_STRUCT_FRIEND(T)                                  \
   friend auto mcp_reflect_fields(::mcp::detail::type_tag<T>); \
   template <int mcp_lazy>                                     \
-  friend void mcp_reflect_check(::mcp::detail::type_tag<T>)
+  friend void mcp_reflect_check(::mcp::detail::type_tag<T>);  \
+  template <int mcp_lazy>                                     \
+  friend void mcp_reflect_elicit_check(::mcp::detail::type_tag<T>)
 
 // Declares the JSON names of enum E: MCP_ENUM(E, (enumerator, "wire-name", "description"), ...).
 #define MCP_ENUM(E, ...)                                                                        \

@@ -6,6 +6,7 @@
 #include <mcp/tools/result.hpp>
 #include <mcp/schema/schema.hpp>
 #include <mcp/schema/validation.hpp>
+#include <mcp/schema/detail/validator_for.hpp>
 
 #include <cstddef>
 #include <tuple>
@@ -89,13 +90,6 @@ struct handler_shape {
   static constexpr bool takes_context = false;
   static constexpr bool valid = false;
 };
-
-// Validators are compiled once per C++ type.
-template <class T>
-const validator& validator_for() {
-  static const validator v(schema_of<T>());
-  return v;
-}
 
 }  // namespace detail
 }  // namespace v0

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -161,6 +162,27 @@ class session : public std::enable_shared_from_this<session> {
     return subscriptions_.count(uri) > 0;
   }
 
+  // URL-mode elicitations this session's client was asked (2025-11-25), until
+  // server::complete_elicitation names one. Bounded: past 1024 open ones the oldest is dropped
+  // (its completion notification, which is optional, is then not sent).
+  void remember_url_elicitation(const std::string& elicitation_id) {
+    std::lock_guard lock(mutex_);
+    for (const auto& id : url_elicitations_)
+      if (id == elicitation_id) return;
+    if (url_elicitations_.size() >= 1024) url_elicitations_.erase(url_elicitations_.begin());
+    url_elicitations_.push_back(elicitation_id);
+  }
+  // Whether it was open (it is not any more).
+  bool forget_url_elicitation(const std::string& elicitation_id) {
+    std::lock_guard lock(mutex_);
+    for (auto it = url_elicitations_.begin(); it != url_elicitations_.end(); ++it)
+      if (*it == elicitation_id) {
+        url_elicitations_.erase(it);
+        return true;
+      }
+    return false;
+  }
+
   // Ends the session: in-flight work sees a cancellation and nothing more is sent to the client.
   void close() {
     std::lock_guard lock(mutex_);
@@ -187,6 +209,7 @@ class session : public std::enable_shared_from_this<session> {
   std::map<std::string, std::shared_ptr<request_state>> in_flight_;
   std::map<std::string, std::shared_ptr<pending_response>> pending_;
   std::set<std::string> subscriptions_;
+  std::deque<std::string> url_elicitations_;  // oldest first
   std::uint64_t next_request_id_ = 0;
 };
 

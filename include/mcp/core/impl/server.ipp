@@ -167,6 +167,22 @@ inline void server::log(log_level level, json data, const std::string& logger) {
   for (auto& s : live) s->out().send(message);
 }
 
+inline bool server::complete_elicitation(const std::string& elicitation_id) {
+  std::shared_ptr<detail::session> asker;
+  {
+    std::lock_guard lock(sessions_mutex_);
+    for (auto& w : sessions_)
+      if (auto s = w.lock(); s && s->forget_url_elicitation(elicitation_id)) {
+        asker = std::move(s);
+        break;
+      }
+  }
+  if (!asker || asker->closed()) return false;
+  asker->out().send(
+      jsonrpc::notification("notifications/elicitation/complete", json{{"elicitationId", elicitation_id}}));
+  return true;
+}
+
 inline server& server::extension(std::string name, json settings) {
   if (name.empty()) throw definition_error("An extension needs a name, such as io.modelcontextprotocol/ui");
   if (!settings.is_object()) throw definition_error("The settings of extension '" + name + "' must be a JSON object");
@@ -367,6 +383,25 @@ inline void server::dispatch(const std::shared_ptr<detail::session>& s, std::sha
           out.tree() = input_required_result(name, params.tree(), std::move(asked), *round);
         else
           error = failure_reply(*state, name);
+      } catch (const url_elicitation_required& e) {
+        out.clear();
+        if (round && detail::may_ask_client(name) && !e.elicitations().empty()) {
+          // 2026-07-28 has no -32042: the same questions, as an input_required round in URL mode.
+          detail::input_required asked;
+          for (const auto& u : e.elicitations())
+            asked.requests.push_back(url_elicitation_input(u.elicitation_id, u.message, u.url));
+          const detail::needed_capability needed = detail::capability_needed(asked.requests.front());
+          if (detail::declares(client->capabilities, needed.required))
+            out.tree() = input_required_result(name, params.tree(), std::move(asked), *round);
+          else
+            error = jsonrpc::error(state->id, error_code::missing_required_client_capability,
+                                   "Missing required client capability: " + needed.name,
+                                   json{{"requiredCapabilities", needed.required}});
+        } else {
+          if (!round)  // for server::complete_elicitation
+            for (const auto& u : e.elicitations()) s->remember_url_elicitation(u.elicitation_id);
+          error = failure_reply(*state, name);
+        }
       } catch (...) {
         out.clear();
         error = failure_reply(*state, name);
@@ -457,7 +492,7 @@ inline json server::failure_reply(const detail::request_state& state, const std:
   } catch (const detail::missing_capability& e) {
     return jsonrpc::error(state.id, error_code::missing_required_client_capability,
                           "Missing required client capability: " + e.capability,
-                          json{{"requiredCapabilities", {{e.capability, json::object()}}}});
+                          json{{"requiredCapabilities", e.required}});
   } catch (const std::exception& e) {
     log_diagnostic("request " + state.id.dump() + " failed: " + e.what());
   } catch (...) {

@@ -73,6 +73,26 @@ constexpr bool field_type_maps() {
   }
 }
 
+// Whether ctx.elicit<T>() can ask for a field of this member pointer's type in a form: a string, a
+// number, a bool, an MCP_ENUM, a std::vector or std::set of an MCP_ENUM (multi-select), each
+// optionally in std::optional; a type mapped through mcp::json_type is checked when first asked
+// (its schema is known at run time only).
+template <class P, int>
+constexpr bool elicitable_field() {
+  if constexpr (std::is_member_object_pointer_v<P>) {
+    using U = unwrap_optional_t<typename member_pointer_traits<P>::member>;
+    if constexpr (std::is_same_v<U, bool> || is_number_v<U> || is_string_v<U> || is_reflected_enum_v<U> ||
+                  has_json_type_v<U>)
+      return true;
+    else if constexpr (is_vector<U>::value || is_set<U>::value)
+      return is_reflected_enum_v<typename U::value_type>;
+    else
+      return false;
+  } else {
+    return true;  // not a data member: the field checks say so
+  }
+}
+
 template <class M>
 constexpr void check_field_type() {
   static_assert(!std::is_function_v<M>, "mcp: MCP_STRUCT lists data members only, not member functions");
@@ -235,12 +255,28 @@ const char* struct_name_of() {
                 "std::set, std::map<std::string, T>, std::variant, std::chrono durations and "            \
                 "system_clock time points, mcp::json");
 
+// A static_assert per field, instantiated by ctx.elicit<T>() only, that names the field a form
+// cannot carry (elicitable_field is in reflect_traits.hpp).
+#define MCP_DETAIL_ELICIT_CHECKS(T, ...) \
+  MCP_DETAIL_CAT(MCP_DETAIL_ELICIT_CHECKS_, MCP_DETAIL_IS_PAREN(MCP_DETAIL_FIRST(__VA_ARGS__)))(T, __VA_ARGS__)
+#define MCP_DETAIL_ELICIT_CHECKS_0(T, ...)
+#define MCP_DETAIL_ELICIT_CHECKS_1(T, ...) MCP_DETAIL_FOR_EACH_SEQ(MCP_DETAIL_ELICIT_CHECK, T, __VA_ARGS__)
+#define MCP_DETAIL_ELICIT_CHECK(T, item) MCP_DETAIL_APPLY(MCP_DETAIL_ELICIT_CHECK_I, (T, MCP_DETAIL_EXPAND item))
+#define MCP_DETAIL_ELICIT_CHECK_I(T, member, ...)                                                          \
+  static_assert(::mcp::detail::elicitable_field<decltype(&T::member), mcp_lazy>(),                        \
+                "mcp: ctx.elicit<" #T ">(): field '" #member "' cannot be asked in a form. Elicitation "    \
+                "carries a flat object whose fields are each a string, a number, a bool, an MCP_ENUM or a " \
+                "std::vector/std::set of an MCP_ENUM (multi-select), optional or not: no nested struct, no " \
+                "array of strings or of structs, no map or variant. Ask for the rest in another question.");
+
 // The items of MCP_STRUCT_DEF: (type, member, "description", constraints...).
 #define MCP_DETAIL_DEF_MEMBER(T, item) MCP_DETAIL_APPLY(MCP_DETAIL_DEF_MEMBER_I, (T, MCP_DETAIL_EXPAND item))
 #define MCP_DETAIL_DEF_MEMBER_I(T, type, member, ...) \
   MCP_DETAIL_STRIP(type) member = ::mcp::detail::initial_value<MCP_DETAIL_STRIP(type)>(__VA_ARGS__);
 #define MCP_DETAIL_DEF_CHECK(T, item) MCP_DETAIL_APPLY(MCP_DETAIL_DEF_CHECK_I, (T, MCP_DETAIL_EXPAND item))
 #define MCP_DETAIL_DEF_CHECK_I(T, type, member, ...) MCP_DETAIL_FIELD_CHECK_I(T, member, )
+#define MCP_DETAIL_DEF_ELICIT_CHECK(T, item) MCP_DETAIL_APPLY(MCP_DETAIL_DEF_ELICIT_CHECK_I, (T, MCP_DETAIL_EXPAND item))
+#define MCP_DETAIL_DEF_ELICIT_CHECK_I(T, type, member, ...) MCP_DETAIL_ELICIT_CHECK_I(T, member, )
 #define MCP_DETAIL_DEF_FIELD(T, item) MCP_DETAIL_APPLY(MCP_DETAIL_DEF_FIELD_I, (T, MCP_DETAIL_EXPAND item))
 #define MCP_DETAIL_DEF_FIELD_I(T, type, member, ...) \
   ::mcp::detail::make_field_builder(#member, &T::member)(__VA_ARGS__)
