@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -80,9 +81,74 @@ struct embed_args {
 };
 MCP_STRUCT(embed_args, (resourceUri, "URI of the resource to embed"));
 
-std::string describe_elicitation(const std::string& prefix, const mcp::json& answer) {
-  return prefix + "action=" + answer.value("action", std::string("?")) +
-         ", content=" + answer.value("content", mcp::json::object()).dump();
+// The forms the elicitation tools ask, as the reference server's requestedSchemas.
+struct user_form {
+  std::string username;
+  std::string email;
+};
+MCP_STRUCT(user_form, (username, "User's response"), (email, "User's email address"));
+
+enum class status { active, inactive, pending };
+MCP_ENUM(status, (active, "active"), (inactive, "inactive"), (pending, "pending"));
+
+struct defaults_form {  // SEP-1034: a default for every primitive type
+  std::string name;
+  int age = 0;
+  double score = 0;
+  status state = status::active;
+  bool verified = false;
+};
+MCP_STRUCT(defaults_form, (name, "User name", mcp::default_value("John Doe")),
+           (age, "User age", mcp::default_value(30)), (score, "User score", mcp::default_value(95.5)),
+           (state, "User status", mcp::default_value(status::active), mcp::json_name("status")),
+           (verified, "Verification status", mcp::default_value(true)));
+
+// SEP-1330: an MCP_ENUM without value descriptions is an untitled choice, one with them a titled one.
+enum class option { option1, option2, option3 };
+MCP_ENUM(option, (option1, "option1"), (option2, "option2"), (option3, "option3"));
+enum class titled_option { value1, value2, value3 };
+MCP_ENUM(titled_option, (value1, "value1", "First Option"), (value2, "value2", "Second Option"),
+         (value3, "value3", "Third Option"));
+enum class titled_choice { value1, value2, value3 };
+MCP_ENUM(titled_choice, (value1, "value1", "First Choice"), (value2, "value2", "Second Choice"),
+         (value3, "value3", "Third Choice"));
+
+// The deprecated enumNames form has no MCP_ENUM shape: a type of our own, mapped with its schema.
+struct legacy_choice {
+  std::string value;
+};
+
+}  // namespace conformance
+
+template <>
+struct mcp::json_type<conformance::legacy_choice> {
+  static json schema() {
+    return {{"type", "string"},
+            {"enum", {"opt1", "opt2", "opt3"}},
+            {"enumNames", {"Option One", "Option Two", "Option Three"}}};
+  }
+  static json encode(const conformance::legacy_choice& c) { return c.value; }
+  static conformance::legacy_choice decode(const json& j) { return {j.get<std::string>()}; }
+};
+
+namespace conformance {
+
+struct enums_form {
+  std::optional<option> untitledSingle;
+  std::optional<titled_option> titledSingle;
+  std::optional<legacy_choice> legacyEnum;
+  std::optional<std::vector<option>> untitledMulti;
+  std::optional<std::vector<titled_choice>> titledMulti;
+};
+MCP_STRUCT(enums_form, (untitledSingle, "Select one option"), (titledSingle, "Select one option with titles"),
+           (legacyEnum, "Select one option (legacy)"),
+           (untitledMulti, "Select multiple options", mcp::min_items(1), mcp::max_items(3)),
+           (titledMulti, "Select multiple options with titles", mcp::min_items(1), mcp::max_items(3)));
+
+template <class T>
+std::string describe_elicitation(const std::string& prefix, const mcp::elicit_result<T>& answer) {
+  return prefix + "action=" + mcp::to_string(answer.action) +
+         ", content=" + (answer.content ? mcp::encode(*answer.content) : mcp::json::object()).dump();
 }
 
 void add_content_tools(mcp::server& srv) {
@@ -142,73 +208,23 @@ void add_context_tools(mcp::server& srv) {
              return "LLM response: " + (text.empty() ? content.dump() : text);
            });
 
+  // The elicitation tools ask through ctx.elicit<T>(): the suite checks the schemas derived from
+  // the structs above, and the answers come back decoded into them.
   srv.tool("test_elicitation", "Tests server-initiated elicitation (user input request)",
            [](const elicitation_args& in, mcp::context& ctx) -> std::string {
-             mcp::json schema = {
-                 {"type", "object"},
-                 {"properties",
-                  {{"username", {{"type", "string"}, {"description", "User's response"}}},
-                   {"email", {{"type", "string"}, {"description", "User's email address"}}}}},
-                 {"required", {"username", "email"}}};
-             return describe_elicitation("User response: ", ctx.elicit(in.message, std::move(schema)));
+             return describe_elicitation("User response: ", ctx.elicit<user_form>(in.message));
            });
 
   srv.tool("test_elicitation_sep1034_defaults", "Tests elicitation with default values per SEP-1034",
            [](mcp::context& ctx) -> std::string {
-             mcp::json schema = {
-                 {"type", "object"},
-                 {"properties",
-                  {{"name", {{"type", "string"}, {"description", "User name"}, {"default", "John Doe"}}},
-                   {"age", {{"type", "integer"}, {"description", "User age"}, {"default", 30}}},
-                   {"score", {{"type", "number"}, {"description", "User score"}, {"default", 95.5}}},
-                   {"status",
-                    {{"type", "string"},
-                     {"description", "User status"},
-                     {"enum", {"active", "inactive", "pending"}},
-                     {"default", "active"}}},
-                   {"verified", {{"type", "boolean"}, {"description", "Verification status"}, {"default", true}}}}},
-                 {"required", mcp::json::array()}};
-             return describe_elicitation(
-                 "Elicitation completed: ",
-                 ctx.elicit("Please review and update the form fields with defaults", std::move(schema)));
+             return describe_elicitation("Elicitation completed: ",
+                                         ctx.elicit<defaults_form>("Please review and update the form fields with defaults"));
            });
 
   srv.tool("test_elicitation_sep1330_enums", "Tests elicitation with enum schema improvements per SEP-1330",
            [](mcp::context& ctx) -> std::string {
-             auto choices = [](std::initializer_list<std::pair<const char*, const char*>> list) {
-               mcp::json out = mcp::json::array();
-               for (const auto& [value, title] : list) out.push_back({{"const", value}, {"title", title}});
-               return out;
-             };
-             mcp::json properties = {
-                 {"untitledSingle",
-                  {{"type", "string"}, {"description", "Select one option"}, {"enum", {"option1", "option2", "option3"}}}},
-                 {"titledSingle",
-                  {{"type", "string"},
-                   {"description", "Select one option with titles"},
-                   {"oneOf", choices({{"value1", "First Option"}, {"value2", "Second Option"}, {"value3", "Third Option"}})}}},
-                 {"legacyEnum",
-                  {{"type", "string"},
-                   {"description", "Select one option (legacy)"},
-                   {"enum", {"opt1", "opt2", "opt3"}},
-                   {"enumNames", {"Option One", "Option Two", "Option Three"}}}},
-                 {"untitledMulti",
-                  {{"type", "array"},
-                   {"description", "Select multiple options"},
-                   {"minItems", 1},
-                   {"maxItems", 3},
-                   {"items", {{"type", "string"}, {"enum", {"option1", "option2", "option3"}}}}}},
-                 {"titledMulti",
-                  {{"type", "array"},
-                   {"description", "Select multiple options with titles"},
-                   {"minItems", 1},
-                   {"maxItems", 3},
-                   {"items",
-                    {{"anyOf",
-                      choices({{"value1", "First Choice"}, {"value2", "Second Choice"}, {"value3", "Third Choice"}})}}}}}};
-             mcp::json schema = {{"type", "object"}, {"properties", properties}, {"required", mcp::json::array()}};
              return describe_elicitation("Elicitation completed: ",
-                                         ctx.elicit("Please select options from the enum fields", std::move(schema)));
+                                         ctx.elicit<enums_form>("Please select options from the enum fields"));
            });
 
   // SEP-1699 polling: the reply is not held on an open stream; the client fetches it on reconnect.
