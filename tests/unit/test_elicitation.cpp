@@ -16,6 +16,7 @@
 #include <optional>
 #include <set>
 #include <thread>
+#include <poll.h>
 #include <unistd.h>
 
 using mcp::json;
@@ -395,4 +396,254 @@ TEST_CASE("sampling with tools needs sampling.tools", "[elicitation][sampling]")
             ["isError"] == true);
   CHECK(c.stateless_request("tools/call", {{"name", "sample_with_tools"}},
                             {{"sampling", {{"tools", json::object()}}}})["result"]["resultType"] == "input_required");
+}
+
+// ---- Over real transports ----
+
+namespace {
+
+// mcp::serve_stream on a pair of pipes, as a client process would see it.
+struct piped {
+  int to_server[2];
+  int from_server[2];
+  std::future<int> exit_code;
+  std::string pending;
+
+  explicit piped(mcp::server& srv) {
+    REQUIRE(pipe(to_server) == 0);
+    REQUIRE(pipe(from_server) == 0);
+    exit_code = std::async(std::launch::async, [this, &srv] {
+      int rc = mcp::serve_stream(srv, to_server[0], from_server[1], {});
+      close(from_server[1]);
+      return rc;
+    });
+  }
+  ~piped() {
+    close(to_server[1]);
+    if (exit_code.valid()) exit_code.wait();
+    close(to_server[0]);
+    close(from_server[0]);
+  }
+  void write(const json& message) {
+    const std::string bytes = message.dump() + "\n";
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+      ssize_t n = ::write(to_server[1], bytes.data() + done, bytes.size() - done);
+      REQUIRE(n > 0);
+      done += static_cast<std::size_t>(n);
+    }
+  }
+  json read(std::chrono::milliseconds timeout = 5s) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    for (;;) {
+      if (auto nl = pending.find('\n'); nl != std::string::npos) {
+        json j = json::parse(pending.substr(0, nl), nullptr, false);
+        pending.erase(0, nl + 1);
+        REQUIRE_FALSE(j.is_discarded());
+        return j;
+      }
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      pollfd p{from_server[0], POLLIN, 0};
+      REQUIRE(left.count() > 0);
+      REQUIRE(poll(&p, 1, static_cast<int>(left.count())) > 0);
+      char chunk[4096];
+      ssize_t n = ::read(from_server[0], chunk, sizeof chunk);
+      REQUIRE(n > 0);
+      pending.append(chunk, static_cast<std::size_t>(n));
+    }
+  }
+};
+
+json rpc(long long id, const std::string& method, json params = json::object()) {
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}};
+}
+json answer_to(const json& question, json result) {
+  return {{"jsonrpc", "2.0"}, {"id", question["id"]}, {"result", std::move(result)}};
+}
+json modern(json params, json caps) {
+  params["_meta"] = {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                     {"io.modelcontextprotocol/clientCapabilities", std::move(caps)},
+                     {"io.modelcontextprotocol/clientInfo", {{"name", "t"}, {"version", "1"}}}};
+  return params;
+}
+
+}  // namespace
+
+TEST_CASE("elicitation over stdio pipes: typed form and URL mode (2025-11-25), typed form (2026-07-28)",
+          "[elicitation][stdio]") {
+  auto srv = make_server();
+  {
+    piped p(*srv);
+    p.write(rpc(1, "initialize",
+                {{"protocolVersion", "2025-11-25"},
+                 {"capabilities", both_caps},
+                 {"clientInfo", {{"name", "t"}, {"version", "1"}}}}));
+    CHECK(p.read()["id"] == 1);
+    p.write({{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
+
+    p.write(rpc(2, "tools/call", {{"name", "order"}}));
+    json q = p.read();
+    REQUIRE(q["method"] == "elicitation/create");
+    CHECK(q["params"]["requestedSchema"] == mcp::detail::form_schema_of<order>());
+    p.write(answer_to(q, {{"action", "accept"}, {"content", good_content}}));
+    json r = p.read();
+    CHECK(r["id"] == 2);
+    CHECK(text_of(r["result"]) == "Ada <ada@example.com> x3 large [\"cheese\",\"olives\"] (no note)");
+
+    p.write(rpc(3, "tools/call", {{"name", "login"}}));
+    q = p.read();
+    REQUIRE(q["params"]["mode"] == "url");
+    CHECK(q["params"]["elicitationId"] == "login-1");
+    p.write(answer_to(q, {{"action", "accept"}}));
+    CHECK(text_of(p.read()["result"]) == "login: accept");
+    CHECK(srv->complete_elicitation("login-1"));
+    json done = p.read();
+    CHECK(done == json({{"jsonrpc", "2.0"},
+                        {"method", "notifications/elicitation/complete"},
+                        {"params", {{"elicitationId", "login-1"}}}}));
+  }
+  {
+    piped p(*srv);  // a 2026-07-28 connection: no initialize, the answers come with the retry
+    p.write(rpc(1, "tools/call", modern({{"name", "order"}}, form_caps)));
+    json first = p.read()["result"];
+    REQUIRE(first["resultType"] == "input_required");
+    CHECK(first["inputRequests"]["elicitation-1"]["params"]["requestedSchema"] == mcp::detail::form_schema_of<order>());
+    p.write(rpc(2, "tools/call",
+                modern({{"name", "order"},
+                        {"inputResponses", {{"elicitation-1", {{"action", "accept"}, {"content", good_content}}}}},
+                        {"requestState", first["requestState"]}},
+                       form_caps)));
+    json done = p.read()["result"];
+    CHECK(done["resultType"] == "complete");
+    CHECK(text_of(done) == "Ada <ada@example.com> x3 large [\"cheese\",\"olives\"] (no note)");
+  }
+}
+
+TEST_CASE("elicitation over Streamable HTTP on 127.0.0.1: typed form and URL mode, both eras", "[elicitation][http]") {
+  auto srv = make_server();
+  mcp::http::options o;
+  o.host = "127.0.0.1";
+  o.port = 0;
+  mcp::http::listener listener(*srv, o);
+  std::thread serving([&] { listener.run(); });
+  struct stop_at_end {
+    mcp::http::listener& l;
+    std::thread& t;
+    ~stop_at_end() {
+      l.stop();
+      t.join();
+    }
+  } stopper{listener, serving};
+
+  const std::vector<test::header> base = {{"Accept", "application/json, text/event-stream"},
+                                          {"Content-Type", "application/json"}};
+  std::string session;
+  auto headers = [&](const std::string& version) {
+    auto h = base;
+    if (!session.empty()) h.push_back({"Mcp-Session-Id", session});
+    h.push_back({"MCP-Protocol-Version", version});
+    return h;
+  };
+  auto messages = [](const test::http_response& r) {
+    std::vector<json> out;
+    for (const auto& e : r.events())
+      if (!e.data.empty()) out.push_back(json::parse(e.data));
+    return out;
+  };
+  auto body = [](const test::http_response& r) {
+    json j = json::parse(r.body, nullptr, false);
+    INFO(r.body);
+    REQUIRE_FALSE(j.is_discarded());
+    return j;
+  };
+
+  // 2025-11-25: a session; each question rides the call's SSE stream, each answer is a POST of its own.
+  test::http_connection conn(listener.port());
+  conn.send(test::http_request("POST", "/mcp",
+                               rpc(1, "initialize",
+                                   {{"protocolVersion", "2025-11-25"},
+                                    {"capabilities", both_caps},
+                                    {"clientInfo", {{"name", "t"}, {"version", "1"}}}})
+                                   .dump(),
+                               base));
+  auto init = conn.read(5s);
+  REQUIRE(init.status == 200);
+  REQUIRE(init.header("Mcp-Session-Id"));
+  session = *init.header("Mcp-Session-Id");
+  conn.send(test::http_request("POST", "/mcp", json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}.dump(),
+                               headers("2025-11-25")));
+  REQUIRE(conn.read(5s).status == 202);
+
+  auto ask_and_answer = [&](long long id, const std::string& tool, const json& result) {
+    conn.send(test::http_request("POST", "/mcp", rpc(id, "tools/call", {{"name", tool}}).dump(), headers("2025-11-25")));
+    auto partial = conn.read_events(2);  // priming, then the question
+    REQUIRE(partial.status == 200);
+    auto asked = messages(partial);
+    REQUIRE(asked.size() == 1);
+    REQUIRE(asked[0]["method"] == "elicitation/create");
+    test::http_connection other(listener.port());
+    other.send(test::http_request("POST", "/mcp", answer_to(asked[0], result).dump(), headers("2025-11-25")));
+    CHECK(other.read(5s).status == 202);
+    auto rest = conn.read(5s);
+    REQUIRE(rest.complete);
+    auto all = messages(rest);
+    REQUIRE(all.size() == 2);
+    CHECK(all[1]["id"] == id);
+    return std::make_pair(asked[0], all[1]);
+  };
+
+  auto [form_q, form_r] = ask_and_answer(2, "order", {{"action", "accept"}, {"content", good_content}});
+  CHECK(form_q["params"]["requestedSchema"] == mcp::detail::form_schema_of<order>());
+  CHECK(text_of(form_r["result"]) == "Ada <ada@example.com> x3 large [\"cheese\",\"olives\"] (no note)");
+
+  auto [url_q, url_r] = ask_and_answer(3, "login", {{"action", "accept"}});
+  CHECK(url_q["params"]["url"] == "https://auth.example.com/login?s=1");
+  CHECK(url_q["params"]["elicitationId"] == "login-1");
+  CHECK(text_of(url_r["result"]) == "login: accept");
+
+  // The completion goes out on the session's GET stream.
+  test::http_connection get(listener.port());
+  get.send(test::http_request("GET", "/mcp", "",
+                              {{"Accept", "text/event-stream"}, {"Mcp-Session-Id", session},
+                               {"MCP-Protocol-Version", "2025-11-25"}}));
+  REQUIRE(get.read_events(1).status == 200);  // priming
+  CHECK(srv->complete_elicitation("login-1"));
+  auto got = messages(get.read_events(2));
+  REQUIRE(got.size() == 1);
+  CHECK(got[0]["method"] == "notifications/elicitation/complete");
+  CHECK(got[0]["params"]["elicitationId"] == "login-1");
+
+  // -32042 as a JSON-RPC error.
+  conn.send(test::http_request("POST", "/mcp", rpc(4, "tools/call", {{"name", "pay"}}).dump(), headers("2025-11-25")));
+  json pay = body(conn.read(5s));
+  CHECK(pay["error"]["code"] == -32042);
+  CHECK(pay["error"]["data"]["elicitations"][0]["elicitationId"] == "pay-7");
+
+  // 2026-07-28: no session; the question comes back as input_required, the answer with the retry.
+  session.clear();
+  auto modern_post = [&](long long id, json params) {
+    auto h = headers("2026-07-28");
+    h.push_back({"Mcp-Method", "tools/call"});
+    h.push_back({"Mcp-Name", params["name"].get<std::string>()});
+    test::http_connection c(listener.port());
+    c.send(test::http_request("POST", "/mcp", rpc(id, "tools/call", std::move(params)).dump(), h));
+    auto r = c.read(5s);
+    REQUIRE(r.status == 200);
+    auto all = r.events().empty() ? std::vector<json>{body(r)} : messages(r);
+    REQUIRE_FALSE(all.empty());
+    return all.back()["result"];
+  };
+  json first = modern_post(5, modern({{"name", "order"}}, both_caps));
+  REQUIRE(first["resultType"] == "input_required");
+  CHECK(first["inputRequests"]["elicitation-1"]["params"]["requestedSchema"] == mcp::detail::form_schema_of<order>());
+  json done = modern_post(6, modern({{"name", "order"},
+                                     {"inputResponses", {{"elicitation-1", {{"action", "accept"}, {"content", good_content}}}}},
+                                     {"requestState", first["requestState"]}},
+                                    both_caps));
+  CHECK(done["resultType"] == "complete");
+  CHECK(text_of(done) == "Ada <ada@example.com> x3 large [\"cheese\",\"olives\"] (no note)");
+  json url_round = modern_post(7, modern({{"name", "login"}}, both_caps));
+  REQUIRE(url_round["resultType"] == "input_required");
+  CHECK(url_round["inputRequests"]["elicitation-1"]["params"]["mode"] == "url");
+  CHECK_FALSE(url_round["inputRequests"]["elicitation-1"]["params"].contains("elicitationId"));
 }
