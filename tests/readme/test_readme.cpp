@@ -30,6 +30,7 @@ namespace readme {
 // --- the tour (README.md), then the short forms in examples/README.md ------------------------------
 #include "snippets/tour_resources_prompts.inc"
 #include "snippets/tour_testing.inc"  // a TEST_CASE of its own
+#include "snippets/tour_elicit.inc"
 
 void add_clear_notes(mcp::server& srv, notebook& nb) {
 #include "snippets/tour_context.inc"
@@ -272,6 +273,27 @@ TEST_CASE("README tour: Markdown text and a render function", "[readme]") {
   CHECK(md.rfind("```", 0) == 0);
   CHECK(md.find("Next cursor: N/A") != std::string::npos);
   CHECK(text_of(client.call_tool("as_count")) == "1 notes");
+}
+
+TEST_CASE("README tour: a typed question to the user (examples/README.md)", "[readme]") {
+  mcp::server srv({"booking", "1.0.0"});
+  srv.tool("book_table", "Book a table.", [](mcp::context& ctx) { return book_table(ctx); });
+  mcp::testing::client client(srv);
+  const json caps = {{"elicitation", json::object()}};
+  json round = client.stateless_request("tools/call", {{"name", "book_table"}}, caps)["result"];
+  REQUIRE(round["resultType"] == "input_required");
+  const json& form = round["inputRequests"]["elicitation-1"]["params"]["requestedSchema"];
+  CHECK(form["required"] == json({"name", "date"}));
+  CHECK(form["properties"]["guests"]["default"] == 2);
+  CHECK(form["properties"]["date"]["format"] == "date");
+  json done = client.stateless_request(
+      "tools/call",
+      {{"name", "book_table"},
+       {"inputResponses",
+        {{"elicitation-1", {{"action", "accept"}, {"content", {{"name", "Ada"}, {"date", "2026-12-24"}, {"guests", 4}}}}}}},
+       {"requestState", round["requestState"]}},
+      caps)["result"];
+  CHECK(text_of(done) == "Booked for 4 on 2026-12-24.");
 }
 
 #if __cplusplus >= 202002L
