@@ -4,6 +4,7 @@
 // then over real pipes (stdio) and real sockets (Streamable HTTP on 127.0.0.1).
 #include "catch.hpp"
 #include "http_client.hpp"
+#include "official_schema.hpp"
 
 #include <mcp/mcp.hpp>
 #include <mcp/transport/detail/thread_pool.hpp>
@@ -646,4 +647,48 @@ TEST_CASE("elicitation over Streamable HTTP on 127.0.0.1: typed form and URL mod
   REQUIRE(url_round["resultType"] == "input_required");
   CHECK(url_round["inputRequests"]["elicitation-1"]["params"]["mode"] == "url");
   CHECK_FALSE(url_round["inputRequests"]["elicitation-1"]["params"].contains("elicitationId"));
+}
+
+TEST_CASE("official schema: elicitation requests, the -32042 error, the completion, the 2026 round", "[.official-schema]") {
+  auto srv = make_server();
+  session_2025 s(*srv, both_caps);
+  json id = s.c.start_request("tools/call", {{"name", "order"}});
+  json form = s.question();
+  CHECK_OFFICIAL(form, "ElicitRequest");
+  CHECK_OFFICIAL(form["params"], "ElicitRequestFormParams");
+  // Each field of the derived form is one of the spec's primitive schemas (none nested).
+  for (const auto& [name, prop] : form["params"]["requestedSchema"]["properties"].items())
+    CHECK_OFFICIAL(prop, "PrimitiveSchemaDefinition");
+  for (const char* single : {"portion", "favourite"})
+    CHECK_OFFICIAL(form["params"]["requestedSchema"]["properties"][single], "SingleSelectEnumSchema");
+  for (const char* multi : {"sizes", "toppings"})
+    CHECK_OFFICIAL(form["params"]["requestedSchema"]["properties"][multi], "MultiSelectEnumSchema");
+  CHECK_OFFICIAL(form["params"]["requestedSchema"]["properties"]["favourite"], "TitledSingleSelectEnumSchema");
+  CHECK_OFFICIAL(form["params"]["requestedSchema"]["properties"]["toppings"], "TitledMultiSelectEnumSchema");
+  s.answer(form, {{"action", "decline"}});
+  s.c.wait_response(id);
+
+  id = s.c.start_request("tools/call", {{"name", "login"}});
+  json url = s.question();
+  CHECK_OFFICIAL(url, "ElicitRequest");
+  CHECK_OFFICIAL(url["params"], "ElicitRequestURLParams");
+  s.answer(url, {{"action", "accept"}});
+  s.c.wait_response(id);
+  REQUIRE(srv->complete_elicitation("login-1"));
+  auto done = s.c.messages().take([](const json& m) { return m.contains("method"); }, 5s);
+  REQUIRE(done);
+  CHECK_OFFICIAL(*done, "ElicitationCompleteNotification");
+
+  CHECK_OFFICIAL(s.c.request("tools/call", {{"name", "pay"}}), "URLElicitationRequiredError");
+
+  auto* modern_schema = test::official_schema::revision("2026-07-28");
+  REQUIRE(modern_schema);
+  mcp::testing::client c(*srv);
+  for (const char* tool : {"order", "login", "pay"}) {
+    json round = c.stateless_request("tools/call", {{"name", tool}}, both_caps)["result"];
+    INFO(tool << " " << round.dump());
+    CHECK(modern_schema->check(round, "InputRequiredResult").empty());
+    for (const auto& [key, request] : round["inputRequests"].items())
+      CHECK(modern_schema->check(request["params"], "ElicitRequestParams").empty());
+  }
 }
