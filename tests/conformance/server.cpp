@@ -280,11 +280,23 @@ mcp::json sampling_params(const char* prompt, int max_tokens) {
   return {{"messages", {{{"role", "user"}, {"content", {{"type", "text"}, {"text", prompt}}}}}}, {"maxTokens", max_tokens}};
 }
 
+struct name_form {
+  std::string name;
+};
+MCP_STRUCT(name_form, (name, "Your name"));
+
+// A typed answer's name, or "" when the user did not accept.
+std::string name_of(const mcp::json& answer, const std::string& question) {
+  auto typed = mcp::elicit_result<name_form>::from(answer, question);
+  return typed.accepted() ? typed.content->name : std::string();
+}
+
 void add_input_required_tools(mcp::server& srv) {
+  // Typed questions under the keys the suite expects: elicitation_input<T>(key, message).
   srv.tool("test_input_required_result_elicitation", "Asks for the user's name by elicitation, then greets them",
            [](mcp::context& ctx) -> std::string {
-             auto answer = ctx.ask(mcp::elicitation_input("user_name", "What is your name?", object_schema("name", "string")));
-             return "Hello, " + content_string(answer, "name") + "!";
+             auto answer = ctx.ask(mcp::elicitation_input<name_form>("user_name", "What is your name?"));
+             return "Hello, " + name_of(answer, "What is your name?") + "!";
            });
   srv.tool("test_input_required_result_sampling", "Asks the client's model a question by sampling",
            [](mcp::context& ctx) -> std::string {
@@ -303,10 +315,10 @@ void add_input_required_tools(mcp::server& srv) {
            });
   srv.tool("test_input_required_result_multiple_inputs", "Asks for a name, a greeting and the roots in one round",
            [](mcp::context& ctx) -> std::string {
-             auto answers = ctx.ask({mcp::elicitation_input("user_name", "What is your name?", object_schema("name", "string")),
+             auto answers = ctx.ask({mcp::elicitation_input<name_form>("user_name", "What is your name?"),
                                      mcp::sampling_input("greeting", sampling_params("Generate a greeting", 50)),
                                      mcp::roots_input("client_roots")});
-             return "Name: " + content_string(answers["user_name"], "name") + "; Greeting: " +
+             return "Name: " + name_of(answers["user_name"], "What is your name?") + "; Greeting: " +
                     sampled_text(answers["greeting"]) + "; Roots: " +
                     std::to_string(answers["client_roots"].value("roots", mcp::json::array()).size());
            });

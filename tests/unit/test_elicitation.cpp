@@ -123,6 +123,14 @@ std::unique_ptr<mcp::server> make_server() {
                                       {"tools", json::array({{{"name", "t"}, {"inputSchema", {{"type", "object"}}}}})}});
     return "sampled: " + answer["content"]["text"].get<std::string>();
   });
+  srv->tool("two_questions", "Asks two typed questions in one round", [](mcp::context& ctx) -> std::string {
+    auto answers = ctx.ask({mcp::elicitation_input<elicit_test::confirm>("sure", "Sure?"),
+                            mcp::elicitation_input<order>("order", "What would you like?")});
+    auto sure = mcp::elicit_result<elicit_test::confirm>::from(answers["sure"], "Sure?");
+    auto what = mcp::elicit_result<order>::from(answers["order"], "What would you like?");
+    return std::string(sure.accepted() && sure.content->ok ? "sure" : "unsure") + ", " +
+           (what.accepted() ? what.content->name : std::string("no order"));
+  });
   srv->prompt("login_prompt", "A prompt that needs a URL elicitation", [](mcp::context& ctx) -> std::string {
     ctx.elicit_url("Sign in", "https://auth.example.com/", "login-p");
     return "signed in";
@@ -282,6 +290,34 @@ TEST_CASE("elicit<T> in a 2026-07-28 request: an input_required round with T's s
   json url_only = c.stateless_request("tools/call", {{"name", "order"}}, url_caps)["result"];
   CHECK(url_only["isError"] == true);
   CHECK(text_of(url_only).find("elicitation (elicitation/create)") != std::string::npos);
+}
+
+TEST_CASE("elicitation_input<T>: several typed questions in one round, read with elicit_result<T>::from",
+          "[elicitation]") {
+  auto srv = make_server();
+  mcp::testing::client c(*srv);
+  json first = c.stateless_request("tools/call", {{"name", "two_questions"}}, form_caps)["result"];
+  REQUIRE(first["resultType"] == "input_required");
+  CHECK(first["inputRequests"]["sure"]["params"]["requestedSchema"] ==
+        mcp::detail::form_schema_of<elicit_test::confirm>());
+  CHECK(first["inputRequests"]["order"]["params"]["requestedSchema"] == mcp::detail::form_schema_of<order>());
+  json done = c.stateless_request("tools/call",
+                                  {{"name", "two_questions"},
+                                   {"inputResponses",
+                                    {{"sure", {{"action", "accept"}, {"content", {{"ok", true}}}}},
+                                     {"order", {{"action", "accept"}, {"content", good_content}}}}},
+                                   {"requestState", first["requestState"]}},
+                                  form_caps)["result"];
+  CHECK(text_of(done) == "sure, Ada");
+  // The same handler in a 2025-11-25 session: two requests to the client, in order.
+  session_2025 s(*srv, form_caps);
+  json id = s.c.start_request("tools/call", {{"name", "two_questions"}});
+  json q1 = s.question();
+  CHECK(q1["params"]["message"] == "Sure?");
+  s.answer(q1, {{"action", "accept"}, {"content", {{"ok", false}}}});
+  json q2 = s.question();
+  s.answer(q2, {{"action", "cancel"}});
+  CHECK(text_of(s.c.wait_response(id)["result"]) == "unsure, no order");
 }
 
 TEST_CASE("elicit_url: URL mode needs elicitation.url; completion reaches the session that asked", "[elicitation]") {

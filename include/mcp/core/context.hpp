@@ -44,6 +44,16 @@ struct input_request {
 inline input_request elicitation_input(std::string key, std::string message, json requested_schema) {
   return {std::move(key), "elicitation/create", json{{"message", std::move(message)}, {"requestedSchema", std::move(requested_schema)}}};
 }
+// The same with the form derived from T, an MCP_STRUCT of form fields (see ctx.elicit<T>()); read
+// the answer with elicit_result<T>::from(answer, message).
+template <class T>
+input_request elicitation_input(std::string key, std::string message) {
+  detail::check_elicitable<T>();
+  if constexpr (is_reflected_v<T>)
+    return elicitation_input(std::move(key), std::move(message), detail::form_schema_of<T>());
+  else
+    return {};
+}
 // URL-mode elicitation: the client offers the user to open `url`. `elicitation_id` is sent to a
 // 2025-11-25 client only (2026-07-28 has none); ctx.elicit_url() fills it in as the era needs.
 inline input_request url_elicitation_input(std::string key, std::string message, std::string url,

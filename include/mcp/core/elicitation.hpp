@@ -57,11 +57,17 @@ inline const char* to_string(elicit_action a) {
 }
 
 // The user's answer to ctx.elicit<T>(): what they did, and on accept the form's content as a T.
+// from() reads an ElicitResult that ctx.ask() returned for elicitation_input<T>(key, message), for
+// several typed questions in one round.
 template <class T>
 struct elicit_result {
   elicit_action action = elicit_action::cancel;
   std::optional<T> content;  // set exactly when action is accept
   bool accepted() const { return action == elicit_action::accept; }
+
+  // Throws elicitation_error when `answer` has no valid action or its content does not fit T;
+  // `question` names the question in that message.
+  static elicit_result from(const json& answer, const std::string& question = "(elicitation)");
 };
 
 // The client's answer to an elicitation does not fit what was asked (content that breaks the
@@ -219,7 +225,7 @@ void mcp_reflect_elicit_check();
 
 // Every field of T fits in a form: a static_assert naming the field otherwise.
 template <class T>
-constexpr void check_elicitable() {
+void check_elicitable() {
   static_assert(is_reflected_v<T>,
                 "mcp: ctx.elicit<T>(message): T must be a struct declared with MCP_STRUCT (its fields are the form's)");
   if constexpr (is_reflected_v<T>) mcp_reflect_elicit_check<0>(type_tag<T>{});
@@ -237,6 +243,7 @@ inline elicit_action elicit_action_of(const json& answer, const std::string& mes
 // The client's ElicitResult as an elicit_result<T>: content validated against schema_of<T>() and decoded.
 template <class T>
 elicit_result<T> read_elicitation(const json& answer, const std::string& message) {
+  check_elicitable<T>();
   elicit_result<T> out;
   out.action = elicit_action_of(answer, message);
   if (!out.accepted()) return out;
@@ -256,5 +263,11 @@ elicit_result<T> read_elicitation(const json& answer, const std::string& message
 }
 
 }  // namespace detail
+
+template <class T>
+elicit_result<T> elicit_result<T>::from(const json& answer, const std::string& question) {
+  return detail::read_elicitation<T>(answer, question);
+}
+
 }  // namespace v0
 }  // namespace mcp
