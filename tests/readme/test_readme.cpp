@@ -32,9 +32,7 @@ namespace readme {
 #include "snippets/tour_testing.inc"  // a TEST_CASE of its own
 #include "snippets/tour_elicit.inc"
 
-void add_clear_notes(mcp::server& srv, notebook& nb) {
 #include "snippets/tour_context.inc"
-}
 
 void add_submit_finding(mcp::server& srv) {
 #include "snippets/tour_runtime_schema.inc"
@@ -202,7 +200,11 @@ TEST_CASE("README tour: the context asks, reports progress and logs", "[readme]"
                                       std::chrono::seconds(10));
   REQUIRE(asked);
   CHECK((*asked)["params"]["message"] == "Delete every note?");
-  client.send({{"jsonrpc", "2.0"}, {"id", (*asked)["id"]}, {"result", {{"action", "accept"}, {"content", {{"ok", true}}}}}});
+  // The form derived from `confirm`: one boolean, required.
+  const json& form = (*asked)["params"]["requestedSchema"];
+  CHECK(form["properties"]["sure"]["type"] == "boolean");
+  CHECK(form["required"] == json::array({"sure"}));
+  client.send({{"jsonrpc", "2.0"}, {"id", (*asked)["id"]}, {"result", {{"action", "accept"}, {"content", {{"sure", true}}}}}});
   json reply = client.wait_response(id);
   for (auto& th : threads) th.join();
   CHECK(text_of(reply["result"]) == "Deleted every note.");
