@@ -99,19 +99,13 @@ class result_sink {
 
   // A result of one text block and structured content: `written`, the JSON text of any value
   // (write_encoded's, members in declaration order). The tree sink embeds that text (see
-  // embedded_json in writer.hpp), so both sinks write the same bytes; `is_object` says whether
-  // the value is an object, which a 2025-era client needs (else it travels as {"result": value}).
-  void structured(std::string_view text, std::string_view written, bool is_object) {
+  // embedded_json in writer.hpp), so both sinks write the same bytes. `as_object`: the value is
+  // an object and the output schema an object schema (a struct's always is), as a 2025-era client
+  // needs them; otherwise it gets {"result": value} (see project_call_result).
+  void structured(std::string_view text, std::string_view written, bool as_object) {
     is_error_ = false;
-    const bool wrap = legacy_ && (!is_object || (!output_schema_.is_null() && !is_object_schema(output_schema_)));
-    if (!text_) {
-      tool_result r;
-      r.content.push_back(text_block(std::string(text)));
-      json value = embedded_json(written);
-      r.structured_content = wrap ? json{{"result", std::move(value)}} : std::move(value);
-      *tree_ = std::move(r).to_json();  // what project_call_result would do is done: the text block is there
-      return;
-    }
+    const bool wrap = legacy_ && !as_object;
+    if (!text_) return structured_tree(text, written, wrap);
     open_text_block(text);
     *text_ += "}],\"structuredContent\":"sv;
     if (wrap) *text_ += "{\"result\":"sv;
@@ -136,6 +130,15 @@ class result_sink {
     write_json_string(text, *text_);
     *text_ += ",\"type\":\"text\""sv;
   }
+  // Apart from structured(), which stays small enough for the compiler to inline its appends.
+  void structured_tree(std::string_view text, std::string_view written, bool wrap) {
+    tool_result r;
+    r.content.push_back(text_block(std::string(text)));
+    json value = embedded_json(written);
+    r.structured_content = wrap ? json{{"result", std::move(value)}} : std::move(value);
+    *tree_ = std::move(r).to_json();  // what project_call_result would do is done: the text block is there
+  }
+
   json* tree_ = nullptr;
   std::string* text_ = nullptr;
   std::size_t start_ = 0;

@@ -242,7 +242,8 @@ void structured_result(const Out& out, const pipeline_settings& s, result_sink& 
   // both agree; a renderer and Markdown get the value itself, never the {"result": ...} wrapper.
   std::optional<std::string> text = chosen_text(out, [&]() -> const json& { return value; }, s);
   std::string block = text ? std::move(*text) : value.is_object() ? structured : "{\"result\":" + structured + "}";
-  sink.structured(budgeted(std::move(block), s), structured, value.is_object());
+  const bool as_object = value.is_object() && (s.output_schema.is_null() || is_object_schema(s.output_schema));
+  sink.structured(budgeted(std::move(block), s), structured, as_object);
 }
 
 // Any answer a handler may give.
