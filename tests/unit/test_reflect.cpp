@@ -416,8 +416,10 @@ MCP_STRUCT_DEF(renamed,
   (int, default_, "The default", mcp::json_name("default")),
   (std::string, renamed_, "The type's own name", mcp::json_name("renamed")));
 
-// Two fields with one JSON name: refused when first used.
-MCP_STRUCT_DEF(clashing, (int, a, "A", mcp::json_name("x")), (int, x, "X"));
+// Two fields with one JSON name, known only at run time (a literal would not compile: see
+// tests/compile_fail/duplicate_json_name.cpp): refused when first used.
+inline const char* const x_name = "x";
+MCP_STRUCT_DEF(clashing, (int, a, "A", mcp::json_name(x_name)), (int, x, "X"));
 }  // namespace reflect_test
 
 namespace {
@@ -1459,6 +1461,23 @@ TEST_CASE("reflect: what a type encodes validates against its schema, and what v
   CHECK(check_valid_values_decode<std::variant<std::int64_t, double>>(make, 300) > 100);
   CHECK(check_valid_values_decode<std::vector<std::variant<float, std::uint64_t, std::string>>>(make, 300) > 50);
 }
+
+// The compile-time check of duplicate JSON names reads each field's name from its items' text.
+namespace static_names_check {
+using mcp::detail::static_name_of;
+static_assert(static_name_of("dry_run", R"t("Only check", mcp::default_value(false), mcp::json_name("x"))t").json == "x");
+static_assert(static_name_of("dry_run", R"t("Only check", mcp :: json_name ( "a" ), mcp::json_name("b"))t").json == "b");
+static_assert(static_name_of("limit", R"t("Max, see json_name(\"x\")", mcp::maximum(5))t").json == "limit");
+static_assert(static_name_of("limit", R"t(R"d(json_name("x"))d", mcp::maximum(5))t").json == "limit");
+static_assert(static_name_of("limit", "").json == "limit");
+static_assert(static_name_of("id", R"t("Id", mcp::json_name(kName))t").json.empty());     // known at run time only
+static_assert(static_name_of("id", R"t("Id", mcp::json_name("a\"b"))t").json.empty());    // an escape: left to run time
+static_assert(static_name_of("id", R"t("Id", mcp::json_name("a" "b"))t").json.empty());   // concatenated literals too
+static_assert(mcp::detail::json_name_shared(
+    mcp::detail::static_names(static_name_of("a", R"t(mcp::json_name("x"))t"), static_name_of("x", "")), "x"));
+static_assert(!mcp::detail::json_name_shared(
+    mcp::detail::static_names(static_name_of("a", R"t(mcp::json_name(v))t"), static_name_of("x", "")), "x"));
+}  // namespace static_names_check
 
 TEST_CASE("reflect: mcp::json_name renames a property; duplicate names are refused", "[reflect]") {
   const json& schema = mcp::schema_of<rt::renamed>();
