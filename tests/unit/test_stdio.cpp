@@ -109,7 +109,7 @@ MCP_STRUCT_DEF(search_args,
 
 // Properties reach the wire in declaration order, not sorted: the schemas in tools/list, the
 // structuredContent and its text block, for a 2025-era client (the text sink) and a 2026-07-28
-// one (the tree sink, whose structured content travels as embedded text).
+// one (the tree sink, whose structured content travels as raw JSON text).
 TEST_CASE("stdio: a struct declared {query, limit} keeps that order in tools/list and structuredContent") {
   auto srv = make_server();
   srv.tool("search", "Echoes its arguments",

@@ -851,7 +851,7 @@ TEST_CASE("typed tool: tools/list writes derived schemas in declaration order; i
   mcp::testing::client c2026(srv);
   const json stateless = c2026.stateless_request("tools/list")["result"]["tools"];
   CHECK(stateless[1]["outputSchema"] == mcp::schema_of<std::vector<tt::profile>>());
-  // No embedded text leaks into a plain tree (nlohmann would write it as {"bytes":[...],"subtype":74}).
+  // No raw JSON leaks into a plain tree (nlohmann would write it as {"bytes":[...],"subtype":74}).
   for (const json& t : {tools[0], tools[1], stateless[0], stateless[1]}) CHECK(t.dump().find("bytes") == std::string::npos);
   const json called = c.call_tool("paint", {{"name", "Ada"}, {"sizes", json::array()}});
   CHECK(called["structuredContent"] == json{{"name", "Ada"}, {"bio", ""}});

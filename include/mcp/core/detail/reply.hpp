@@ -98,8 +98,8 @@ class result_sink {
   }
 
   // A result of one text block and structured content: `written`, the JSON text of any value
-  // (write_encoded's, members in declaration order). The tree sink embeds that text (see
-  // embedded_json in writer.hpp), so both sinks write the same bytes. `as_object`: the value is
+  // (write_encoded's, members in declaration order). The tree sink keeps that text as a raw_json node (see
+  // raw_json in writer.hpp), so both sinks write the same bytes. `as_object`: the value is
   // an object and the output schema an object schema (a struct's always is), as a 2025-era client
   // needs them; otherwise it gets {"result": value} (see project_call_result).
   void structured(std::string_view text, std::string_view written, bool as_object) {
@@ -134,7 +134,7 @@ class result_sink {
   void structured_tree(std::string_view text, std::string_view written, bool wrap) {
     tool_result r;
     r.content.push_back(text_block(std::string(text)));
-    json value = embedded_json(written);
+    json value = raw_json(written);
     r.structured_content = wrap ? json{{"result", std::move(value)}} : std::move(value);
     *tree_ = std::move(r).to_json();  // what project_call_result would do is done: the text block is there
   }

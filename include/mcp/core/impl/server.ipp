@@ -76,11 +76,11 @@ inline void server::add_tool(tool_definition tool) {
 
 namespace detail {
 // The Tool object tools/list sends: def.to_json(), with each derived schema as the text of its
-// ordered form (embedded_json), so that its properties reach the wire in declaration order.
+// ordered form (raw_json), so that its properties reach the wire in declaration order.
 inline json listed_tool(const tool_definition& def, const ordered_schemas& ordered, bool stateless) {
   json t = def.to_json(stateless);
   auto text = [](const nlohmann::ordered_json& schema) {
-    return embedded_json(schema.dump(-1, ' ', false, json::error_handler_t::replace));
+    return raw_json(schema.dump(-1, ' ', false, json::error_handler_t::replace));
   };
   if (ordered.input) t["inputSchema"] = text(*ordered.input);
   if (ordered.output && !def.output_schema.is_null())

@@ -1,5 +1,5 @@
 // Writes a reflected value as JSON text without building a tree: the text a typed tool's
-// structuredContent travels as, on both result sinks (the tree sink embeds it, see writer.hpp).
+// structuredContent travels as, on both result sinks (the tree sink keeps it as raw JSON, see writer.hpp).
 // A struct's members come out in declaration order, the order a model reads best; everything else
 // is as write_json(encode(value)) writes it (a string map's keys sorted, absent optionals left out),
 // so the text parses back to encode(value). tests/unit/test_reflect.cpp checks both on random values.
