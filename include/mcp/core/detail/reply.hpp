@@ -98,10 +98,10 @@ class result_sink {
   }
 
   // A result of one text block and structured content: `written`, the JSON text of any value
-  // (write_encoded's, members in declaration order). The tree sink keeps that text as a raw_json node (see
-  // raw_json in writer.hpp), so both sinks write the same bytes. `as_object`: the value is
-  // an object and the output schema an object schema (a struct's always is), as a 2025-era client
-  // needs them; otherwise it gets {"result": value} (see project_call_result).
+  // (write_encoded's, members in declaration order). The tree sink keeps that text as a raw_json
+  // node (writer.hpp), so both sinks write the same bytes. `as_object`: the value is an object and
+  // the output schema an object schema (a struct's always is), as a 2025-era client needs them;
+  // otherwise that client gets {"result": value} (see project_call_result).
   void structured(std::string_view text, std::string_view written, bool as_object) {
     is_error_ = false;
     const bool wrap = legacy_ && !as_object;
