@@ -429,7 +429,7 @@ TEST_CASE("stateless: structured content of any type, projected to {result} for 
   CHECK(raw25["structuredContent"] == json{{"result", {"x", "y"}}});
   CHECK(raw25["content"] == raw26["content"]);
 
-  json ref = mcp::detail::legacy_output_schema(
+  json ref = mcp::detail::legacy_output_schema(json
       {{"$schema", "https://json-schema.org/draft/2020-12/schema"}, {"type", "array"}, {"items", {{"$ref", "#/$defs/n"}}},
        {"$defs", {{"n", {{"type", "number"}}}}}});
   CHECK(ref["$schema"] == "https://json-schema.org/draft/2020-12/schema");
@@ -548,6 +548,67 @@ TEST_CASE("stateless: subscriptions/listen acknowledges first, tags and filters,
     CHECK(mcp::detail::server_access::listeners_open(srv) == 1);
   }
   CHECK(mcp::detail::server_access::listeners_open(srv) == 0);
+}
+
+namespace order_test {
+MCP_STRUCT_DEF(search_args,
+  (std::string, query, "What to search for"),
+  (int, limit, "How many results", mcp::default_value(10)));
+}  // namespace order_test
+
+// A 2026-07-28 result is a tree (the tree sink): its structured content and the listed schemas
+// still reach the wire in declaration order, in a JSON reply and on an SSE stream.
+TEST_CASE("stateless over HTTP: properties in declaration order, JSON and SSE replies", "[stateless][http]") {
+  mcp::server srv({"http-order", "1.0.0"});
+  srv.tool("search", "Echoes", [](const order_test::search_args& in, mcp::context& ctx) -> order_test::search_args {
+    if (in.limit == 2) ctx.progress(1, 2);  // something before the result: the reply becomes a stream
+    return in;
+  });
+  mcp::http::options opts;
+  opts.port = 0;
+  mcp::http::listener server_socket(srv, opts);
+  std::thread runner([&] { server_socket.run(); });
+  struct stop_at_end {
+    mcp::http::listener& l;
+    std::thread& t;
+    ~stop_at_end() {
+      l.stop();
+      t.join();
+    }
+  } stopper{server_socket, runner};
+  const json meta = {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                     {"io.modelcontextprotocol/clientCapabilities", json::object()},
+                     {"io.modelcontextprotocol/clientInfo", {{"name", "t"}, {"version", "1"}}}};
+  auto post = [&](const std::string& method, json params) {
+    std::vector<std::pair<std::string, std::string>> headers{{"MCP-Protocol-Version", "2026-07-28"},
+                                                             {"Mcp-Method", method},
+                                                             {"Content-Type", "application/json"},
+                                                             {"Accept", "application/json, text/event-stream"}};
+    if (method == "tools/call") headers.push_back({"Mcp-Name", "search"});
+    return post_raw(server_socket.port(), mcp::jsonrpc::request(5, method, std::move(params)).dump(), headers);
+  };
+
+  auto list = post("tools/list", {{"_meta", meta}});
+  REQUIRE(list.status == 200);
+  INFO(list.body);
+  CHECK(list.body.find(R"("inputSchema":{"type":"object","properties":{"query":{"type":"string","description":)"
+                       R"("What to search for"},"limit":)") != std::string::npos);
+  CHECK(list.body.find(R"("required":["query"])") != std::string::npos);
+
+  auto call = post("tools/call", {{"name", "search"}, {"arguments", {{"query", "x"}}}, {"_meta", meta}});
+  REQUIRE(call.status == 200);
+  INFO(call.body);
+  CHECK(call.body.find(R"("structuredContent":{"query":"x","limit":10})") != std::string::npos);
+
+  json with_token = meta;
+  with_token["progressToken"] = "p";
+  auto streamed = post("tools/call", {{"name", "search"}, {"arguments", {{"query", "y"}, {"limit", 2}}}, {"_meta", with_token}});
+  REQUIRE(streamed.status == 200);
+  INFO(streamed.body);
+  const auto events = streamed.events();
+  REQUIRE(events.size() >= 2);
+  CHECK(events.back().data.find(R"("structuredContent":{"query":"y","limit":2})") != std::string::npos);
+  CHECK(events.back().data.find(R"("text":"{\"query\":\"y\",\"limit\":2}")") != std::string::npos);
 }
 
 TEST_CASE("stateless over HTTP: statuses of the envelope, header and capability errors", "[stateless][http]") {

@@ -1,6 +1,7 @@
 // The stdio transport over real pipes: serve_stream runs in a thread, the test plays the client.
 #include "catch.hpp"
 
+#include <mcp/schema/reflect.hpp>
 #include <mcp/tools/tool.hpp>
 #include <mcp/transport/stdio.hpp>
 
@@ -99,6 +100,56 @@ mcp::server make_server() {
 }
 
 }  // namespace
+
+namespace stdio_order {
+MCP_STRUCT_DEF(search_args,
+  (std::string, query, "What to search for"),
+  (int, limit, "How many results", mcp::default_value(10), mcp::minimum(1)));
+}  // namespace stdio_order
+
+// Properties reach the wire in declaration order, not sorted: the schemas in tools/list, the
+// structuredContent and its text block, for a 2025-era client (the text sink) and a 2026-07-28
+// one (the tree sink, whose structured content travels as raw JSON text).
+TEST_CASE("stdio: a struct declared {query, limit} keeps that order in tools/list and structuredContent") {
+  auto srv = make_server();
+  srv.tool("search", "Echoes its arguments",
+           [](const stdio_order::search_args& in) -> stdio_order::search_args { return in; });
+  const json meta_2026{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                       {"io.modelcontextprotocol/clientCapabilities", json::object()},
+                       {"io.modelcontextprotocol/clientInfo", {{"name", "t"}, {"version", "1"}}}};
+  for (const bool stateless : {false, true}) {
+    INFO((stateless ? "2026-07-28" : "2025-11-25"));
+    piped_server p(srv, {});
+    json list_params = json::object(), call_params{{"name", "search"}, {"arguments", {{"query", "x"}}}};
+    if (stateless) {
+      list_params["_meta"] = meta_2026;
+      call_params["_meta"] = meta_2026;
+    } else {
+      p.write(initialize_line(1));
+      p.read_message();
+      p.write(mcp::jsonrpc::notification("notifications/initialized", nullptr).dump() + "\n");
+    }
+    p.write(mcp::jsonrpc::request(2, "tools/list", list_params).dump() + "\n");
+    auto listed = p.read_line();
+    REQUIRE(listed);
+    const std::string schema =
+        R"("inputSchema":{"type":"object","properties":{"query":{"type":"string","description":"What to search for"},)"
+        R"("limit":{"type":"integer","maximum":2147483647,"description":"How many results","default":10,"minimum":1}},)"
+        R"("required":["query"],"additionalProperties":false})";
+    INFO(*listed);
+    CHECK(listed->find(schema) != std::string::npos);
+    CHECK(listed->find(R"("outputSchema":{"type":"object","properties":{"query":)") != std::string::npos);
+
+    p.write(mcp::jsonrpc::request(3, "tools/call", call_params).dump() + "\n");
+    auto called = p.read_line();
+    REQUIRE(called);
+    INFO(*called);
+    CHECK(called->find(R"("content":[{"text":"{\"query\":\"x\",\"limit\":10}","type":"text"}])") != std::string::npos);
+    CHECK(called->find(R"("structuredContent":{"query":"x","limit":10})") != std::string::npos);
+    p.close_input();
+    CHECK(p.exit_code.get() == 0);
+  }
+}
 
 TEST_CASE("stdio: one message per line, parse errors answered, the stream goes on") {
   auto srv = make_server();

@@ -813,11 +813,48 @@ TEST_CASE("typed tool: one order decides the text block, the same on both sinks"
       {"own", "own:hey"},
       {"typed", "hey!"},
       {"md", mcp::render_markdown(ada, mcp::schema_of_ordered<tt::profile>())},
-      {"plain", mcp::render_json(ada)}};
+      {"plain", R"({"name":"Ada","bio":"b"})"}};  // declaration order: name, email, bio
   for (const auto& [tool, text] : expected) {
     INFO(tool);
     CHECK(text_of(call_through_both_sinks(tree_sink, text_sink, tool)) == text);
   }
+}
+
+TEST_CASE("typed tool: tools/list writes derived schemas in declaration order; in-memory clients get plain trees") {
+  auto srv = make_server();
+  srv.tool("paint", "Paints.", [](const tt::paint_args& in) { return tt::profile{in.name, in.note, ""}; });
+  srv.tool("people", "Lists.", [] { return std::vector<tt::profile>{}; });
+  // On the wire (the SDK's writer): properties and required in declaration order, for both eras.
+  recorded_session wire(srv, "2025-11-25");
+  wire.conn.receive(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
+  const auto lines = wire.out->take();
+  REQUIRE(lines.size() == 1);
+  const std::string& text = lines[0];
+  CHECK(text.find(R"("inputSchema":{"type":"object","properties":{"name":{"type":"string","description":"What to paint",)"
+                  R"("minLength":3},"shade":)") != std::string::npos);
+  CHECK(text.find(R"("note":{"type":"string","description":"Optional note"},"sizes":)") != std::string::npos);
+  CHECK(text.find(R"("required":["name","sizes"])") != std::string::npos);
+  CHECK(text.find(R"("outputSchema":{"type":"object","properties":{"name":{"type":"string","description":"Name"},)"
+                  R"("email":{"type":"string","description":"Email"},"bio":)") != std::string::npos);
+  // A list's output schema, wrapped for a 2025-era client, keeps the items' order inside.
+  CHECK(text.find(R"("outputSchema":{"type":"object","properties":{"result":{"type":"array","items":{"type":"object",)"
+                  R"("properties":{"name":)") != std::string::npos);
+
+  // The in-memory client's outbound gets the same schemas as plain trees.
+  mcp::testing::client c(srv);
+  c.initialize();
+  const json tools = c.result("tools/list")["tools"];
+  REQUIRE(tools.size() == 2);
+  CHECK(tools[0]["inputSchema"] == mcp::schema_of<tt::paint_args>());
+  CHECK(tools[0]["outputSchema"] == mcp::schema_of<tt::profile>());
+  CHECK(tools[1]["outputSchema"] == mcp::detail::legacy_output_schema(mcp::schema_of<std::vector<tt::profile>>()));
+  mcp::testing::client c2026(srv);
+  const json stateless = c2026.stateless_request("tools/list")["result"]["tools"];
+  CHECK(stateless[1]["outputSchema"] == mcp::schema_of<std::vector<tt::profile>>());
+  // No raw JSON leaks into a plain tree (nlohmann would write it as {"bytes":[...],"subtype":74}).
+  for (const json& t : {tools[0], tools[1], stateless[0], stateless[1]}) CHECK(t.dump().find("bytes") == std::string::npos);
+  const json called = c.call_tool("paint", {{"name", "Ada"}, {"sizes", json::array()}});
+  CHECK(called["structuredContent"] == json{{"name", "Ada"}, {"bio", ""}});
 }
 
 TEST_CASE("typed tool: a list result: render and Markdown get the list, a 2025 client's structuredContent wraps it") {
@@ -838,7 +875,8 @@ TEST_CASE("typed tool: a list result: render and Markdown get the list, a 2025 c
   const std::pair<const char*, std::string> expected[] = {
       {"counted", "2 profiles"},
       {"md_list", mcp::render_markdown(list, mcp::schema_of_ordered<std::vector<tt::profile>>())},
-      {"plain_list", mcp::render_json(json{{"result", list}})}};  // the compact JSON a 2025 client's content holds
+      // the compact JSON a 2025 client's content holds, members in declaration order
+      {"plain_list", R"({"result":[{"name":"Ada","bio":"a"},{"name":"Bob","email":"n","bio":"b"}]})"}};
   recorded_session text_sink(srv, "2025-11-25", true), tree_sink(srv, "2025-11-25", false);
   for (const auto& [tool, text] : expected) {
     INFO(tool);

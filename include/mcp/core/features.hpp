@@ -141,7 +141,9 @@ server& server::prompt(std::string name, std::string description, Handler&& hand
     const json& schema = schema_of<In>();
     json arguments = json::array();
     const json& required = schema.value("required", json::array());
-    for (const auto& [field, property] : schema.at("properties").items()) {
+    for (const auto& item : schema_of_ordered<In>().at("properties").items()) {  // in declaration order
+      const std::string& field = item.key();
+      const json& property = schema.at("properties").at(field);
       if (property.value("type", json()) != "string")
         throw definition_error("Prompt '" + entry.name + "': argument '" + field +
                                "' must be a std::string or std::optional<std::string>; prompt arguments are strings");

@@ -133,9 +133,16 @@ struct registered_tool {
   tool_definition def;
   tool_runner run;
   std::shared_ptr<tool_stats> stats;
-  json listed;            // def.to_json() for 2025-era clients
+  json listed;            // def.to_json() for 2025-era clients, derived schemas in declaration order
   json listed_stateless;  // and for 2026-07-28 ones
   std::vector<header_param> header_params;  // SEP-2243 x-mcp-header arguments
+};
+
+// A typed tool's schemas as they were derived, properties in declaration order (schema_of_ordered's,
+// which live as long as the program); null where a schema came as JSON, whose order is lost.
+struct ordered_schemas {
+  const nlohmann::ordered_json* input = nullptr;
+  const nlohmann::ordered_json* output = nullptr;
 };
 
 // A method as the core runs it: the handler answers into a reply (a tree, or text where allowed).
@@ -268,7 +275,8 @@ class server {
   json capabilities() const;
   json discover() const;
 
-  void add_tool(tool_definition tool, detail::tool_runner run, std::shared_ptr<detail::tool_stats> stats);
+  void add_tool(tool_definition tool, detail::tool_runner run, std::shared_ptr<detail::tool_stats> stats,
+                detail::ordered_schemas ordered = {});
   json initialize(const std::shared_ptr<detail::session>& s, const json& params);
   json list_tools(const json& params, bool stateless, const identity* caller) const;
   void call_tool(context& ctx, detail::request_params& params, detail::reply& out) const;

@@ -28,8 +28,10 @@
 //
 // JSON names: a field's property is called as its member unless mcp::json_name("dryRun") says
 // otherwise; that is also how a property gets a name C++ cannot use (private, default, the type's
-// own name). Two fields of one struct with the same JSON name are refused when the struct is first
-// used (schema_of, encode, decode: at a tool's registration), with an mcp::error naming both.
+// own name). Two fields of one struct with the same JSON name do not compile (a static_assert names
+// the struct and both fields) where the macro shows the names, a member's name or a literal in
+// mcp::json_name("..."); a name known only at run time is checked when the struct is first used
+// (schema_of, encode, decode: at a tool's registration), with an mcp::error naming it.
 //
 // Decoding is as strict as the schema: unknown properties, unknown enum strings, wrong types,
 // non-integral or out-of-range integers and duplicate set items throw mcp::decode_error with the
@@ -68,6 +70,7 @@
 // For types declared elsewhere (or with private members); MCP_STRUCT_DEF declares a new one in one place.
 #define MCP_STRUCT(T, ...)                                                                             \
   MCP_DETAIL_STRUCT_HOOKS(T, MCP_DETAIL_FIELD_CHECKS(T, __VA_ARGS__), MCP_DETAIL_ELICIT_CHECKS(T, __VA_ARGS__), \
+                          (MCP_DETAIL_STATIC_NAMES(T, __VA_ARGS__)),                                   \
                           MCP_DETAIL_FIELDS(T, __VA_ARGS__))
 
 // Defines struct T and its reflection together, one field per item:
@@ -80,6 +83,7 @@
   };                                                                                    \
   MCP_DETAIL_STRUCT_HOOKS(T, MCP_DETAIL_FOR_EACH_SEQ(MCP_DETAIL_DEF_CHECK, T, __VA_ARGS__), \
                           MCP_DETAIL_FOR_EACH_SEQ(MCP_DETAIL_DEF_ELICIT_CHECK, T, __VA_ARGS__), \
+                          (MCP_DETAIL_FOR_EACH(MCP_DETAIL_DEF_STATIC_NAME, T, __VA_ARGS__)), \
                           MCP_DETAIL_FOR_EACH(MCP_DETAIL_DEF_FIELD, T, __VA_ARGS__))
 
 // The hooks both forms define. The last declaration is repeated so that the macro takes a trailing
@@ -87,8 +91,11 @@
 // SDK's lookup (ADL) cannot find the hooks. The per-field checks are a template (instantiated at the
 // end of the file), so that the types of mutually recursive structs are all declared by then.
 // The elicitation checks are instantiated only by ctx.elicit<T>() (core/elicitation.hpp).
-#define MCP_DETAIL_STRUCT_HOOKS(T, checks, elicit_checks, ...)                                    \
+#define MCP_DETAIL_STRUCT_HOOKS(T, checks, elicit_checks, names, ...)                             \
   inline constexpr const char* mcp_reflect_name(::mcp::detail::type_tag<T>) noexcept { return #T; } \
+  inline constexpr auto mcp_reflect_static_names(::mcp::detail::type_tag<T>) {                     \
+    return ::mcp::detail::static_names names;                                                      \
+  }                                                                                                \
   inline auto mcp_reflect_fields(::mcp::detail::type_tag<T>) {                                     \
     static_assert(::std::is_class<T>::value, "mcp: MCP_STRUCT needs a struct or class type");     \
     return ::std::make_tuple(__VA_ARGS__);                                                         \

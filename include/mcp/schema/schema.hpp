@@ -16,9 +16,10 @@
 // The rule these keep: a value that validates against schema_of<T>() decodes as T, and the JSON of
 // every finite T validates (tests/unit/test_reflect.cpp checks both on random values).
 //
-// schema_of<T>() is an mcp::json, so object keys come out sorted; schema_of_ordered<T>() is the same
-// schema as nlohmann::ordered_json, with properties in declaration order (for display, or for
-// clients that show fields in order). Both are built once per type and cached.
+// schema_of<T>() is an mcp::json, so object keys come out sorted (what validation and code read);
+// schema_of_ordered<T>() is the same schema as nlohmann::ordered_json, properties and required in
+// declaration order: what tools/list sends for a typed tool, and Markdown follows. Both are built
+// once per type and cached.
 #pragma once
 
 #include <mcp/schema/constraints.hpp>

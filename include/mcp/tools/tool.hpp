@@ -108,6 +108,19 @@ json output_schema_for() {
   }
 }
 
+// The same schema as output_schema_for, properties in declaration order (null where there is none).
+template <class Out>
+const nlohmann::ordered_json* ordered_output_schema_for() {
+  if constexpr (unwrap_result<Out>::wrapped) {
+    return ordered_output_schema_for<typename unwrap_result<Out>::type>();
+  } else if constexpr (std::is_same_v<Out, std::string> || std::is_same_v<Out, tool_result> ||
+                       std::is_same_v<Out, tool_error> || std::is_same_v<Out, json>) {
+    return nullptr;
+  } else {
+    return &schema_of_ordered<Out>();
+  }
+}
+
 // Runs the handler and builds its result into the sink, turning every failure it can have into an
 // isError result for the model (whatever the sink held of a result is dropped first).
 template <class Call>
@@ -266,8 +279,10 @@ server& server::tool(std::string name, std::string description, Handler&& handle
       } else {
         p->in_validator = &detail::validator_for<In>();
       }
+      detail::ordered_schemas ordered{nullptr, detail::ordered_output_schema_for<R>()};
+      if constexpr (!std::is_void_v<In>) ordered.input = &schema_of_ordered<In>();
       add_tool(std::move(def), [p](const json& args, context& ctx, detail::result_sink& sink) { (*p)(args, ctx, sink); },
-               std::move(stats));
+               std::move(stats), ordered);
     }
   }
   return *this;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <mcp/core/jsonrpc.hpp>
+#include <mcp/json/detail/writer.hpp>
 #include <mcp/json/json.hpp>
 
 #include <functional>
@@ -24,8 +25,14 @@ class outbound {
   virtual ~outbound() = default;
   virtual void send(const json& message) = 0;
   // A request's successful response: {"jsonrpc":"2.0","id":id,"result":result}. Transports that
-  // write text override it to write that envelope around `result` without building the message.
-  virtual void send_result(const json& id, json result) { send(jsonrpc::response(id, std::move(result))); }
+  // write text override it to write that envelope around `result` without building the message,
+  // with the SDK's writer (detail::write_response): `result` may hold JSON text the server wrote,
+  // an object in declaration order (detail::raw_json), which only that writer writes. This
+  // default turns such text back into plain values first, so send() always gets a plain tree.
+  virtual void send_result(const json& id, json result) {
+    detail::expand_raw_json(result);
+    send(jsonrpc::response(id, std::move(result)));
+  }
   // Whether this outbound writes text and takes results as JSON text (send_result_text). The core
   // then writes typed tools' results straight to text, without a tree; other outbounds always get
   // trees, so nothing ever reads the server's own text back.

@@ -11,19 +11,23 @@ namespace mcp {
 inline namespace v0 {
 namespace detail {
 
-inline bool is_object_schema(const json& schema) {
+// Templates over the JSON type: a derived schema is also kept as an nlohmann::ordered_json, its
+// properties in declaration order (schema_of_ordered), and wrapped the same way.
+template <class J>
+bool is_object_schema(const J& schema) {
   if (!schema.is_object()) return false;
   auto type = schema.find("type");
-  return type != schema.end() && type->is_string() && type->get_ref<const std::string&>() == "object";
+  return type != schema.end() && type->is_string() && type->template get_ref<const std::string&>() == "object";
 }
 
 // Same-document references still point at the right place once the schema moves under
 // properties.result: "#" becomes "#/properties/result", "#/x" becomes "#/properties/result/x".
-inline void rebase_refs(json& node) {
+template <class J>
+void rebase_refs(J& node) {
   if (node.is_object()) {
     for (auto& [key, value] : node.items()) {
       if ((key == "$ref" || key == "$dynamicRef") && value.is_string()) {
-        const std::string& ref = value.get_ref<const std::string&>();
+        const std::string& ref = value.template get_ref<const std::string&>();
         if (ref == "#")
           value = "#/properties/result";
         else if (ref.rfind("#/", 0) == 0)
@@ -38,10 +42,11 @@ inline void rebase_refs(json& node) {
 }
 
 // null stays null (no output schema).
-inline json legacy_output_schema(const json& schema) {
+template <class J>
+J legacy_output_schema(const J& schema) {
   if (schema.is_null() || is_object_schema(schema)) return schema;
-  json inner = schema;
-  json wrapped{{"type", "object"}};
+  J inner = schema;
+  J wrapped{{"type", "object"}};
   if (inner.is_object()) {
     if (auto dialect = inner.find("$schema"); dialect != inner.end()) {
       wrapped["$schema"] = *dialect;
@@ -49,8 +54,8 @@ inline json legacy_output_schema(const json& schema) {
     }
     rebase_refs(inner);
   }
-  wrapped["properties"] = {{"result", std::move(inner)}};
-  wrapped["required"] = {"result"};
+  wrapped["properties"] = J{{"result", std::move(inner)}};
+  wrapped["required"] = J::array({"result"});
   wrapped["additionalProperties"] = false;
   return wrapped;
 }

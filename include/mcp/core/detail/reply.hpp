@@ -97,38 +97,20 @@ class result_sink {
       *tree_ = std::move(result);
   }
 
-  // A result of one text block and structured content (any JSON value).
-  void structured(std::string text, json value) {
+  // A result of one text block and structured content: `written`, the JSON text of any value
+  // (write_encoded's, members in declaration order). The tree sink keeps that text as a raw_json
+  // node (writer.hpp), so both sinks write the same bytes. `as_object`: the value is an object and
+  // the output schema an object schema (a struct's always is), as a 2025-era client needs them;
+  // otherwise that client gets {"result": value} (see project_call_result).
+  void structured(std::string_view text, std::string_view written, bool as_object) {
     is_error_ = false;
-    if (!text_) {
-      tool_result r;
-      r.content.push_back(text_block(std::move(text)));
-      r.structured_content = std::move(value);
-      json result = std::move(r).to_json();
-      if (legacy_) project_call_result(result, output_schema_);  // add_text_for_structured: it has its text
-      *tree_ = std::move(result);
-      return;
-    }
+    const bool wrap = legacy_ && !as_object;
+    if (!text_) return structured_tree(text, written, wrap);
     open_text_block(text);
     *text_ += "}],\"structuredContent\":"sv;
-    if (wrapped(value)) {
-      *text_ += "{\"result\":"sv;
-      write_json(value, *text_);
-      *text_ += '}';
-    } else {
-      write_json(value, *text_);
-    }
-    *text_ += '}';
-  }
-
-  // The text sink's own road: the text block and an object's structured content, already written
-  // as JSON text (a reflected struct, written straight from the value; its output schema is an
-  // object schema, so nothing is wrapped).
-  void structured_text(std::string_view text, std::string_view object_json) {
-    is_error_ = false;
-    open_text_block(text);
-    *text_ += "}],\"structuredContent\":"sv;
-    *text_ += object_json;
+    if (wrap) *text_ += "{\"result\":"sv;
+    *text_ += written;
+    if (wrap) *text_ += '}';
     *text_ += '}';
   }
 
@@ -148,9 +130,13 @@ class result_sink {
     write_json_string(text, *text_);
     *text_ += ",\"type\":\"text\""sv;
   }
-  // What project_call_result wraps as {"result": value}.
-  bool wrapped(const json& value) const {
-    return legacy_ && (!value.is_object() || (!output_schema_.is_null() && !is_object_schema(output_schema_)));
+  // Apart from structured(), which stays small enough for the compiler to inline its appends.
+  void structured_tree(std::string_view text, std::string_view written, bool wrap) {
+    tool_result r;
+    r.content.push_back(text_block(std::string(text)));
+    json value = raw_json(written);
+    r.structured_content = wrap ? json{{"result", std::move(value)}} : std::move(value);
+    *tree_ = std::move(r).to_json();  // what project_call_result would do is done: the text block is there
   }
 
   json* tree_ = nullptr;

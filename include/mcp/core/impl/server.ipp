@@ -74,7 +74,23 @@ inline void server::add_tool(tool_definition tool) {
   add_tool(std::move(tool), std::move(run), std::make_shared<detail::tool_stats>());
 }
 
-inline void server::add_tool(tool_definition tool, detail::tool_runner run, std::shared_ptr<detail::tool_stats> stats) {
+namespace detail {
+// The Tool object tools/list sends: def.to_json(), with each derived schema as the text of its
+// ordered form (raw_json), so that its properties reach the wire in declaration order.
+inline json listed_tool(const tool_definition& def, const ordered_schemas& ordered, bool stateless) {
+  json t = def.to_json(stateless);
+  auto text = [](const nlohmann::ordered_json& schema) {
+    return raw_json(schema.dump(-1, ' ', false, json::error_handler_t::replace));
+  };
+  if (ordered.input) t["inputSchema"] = text(*ordered.input);
+  if (ordered.output && !def.output_schema.is_null())
+    t["outputSchema"] = text(stateless ? *ordered.output : legacy_output_schema(*ordered.output));
+  return t;
+}
+}  // namespace detail
+
+inline void server::add_tool(tool_definition tool, detail::tool_runner run, std::shared_ptr<detail::tool_stats> stats,
+                             detail::ordered_schemas ordered) {
   check_tool_name(tool.name);
   if (!tool.input_schema.is_object() || tool.input_schema.value("type", "") != "object")
     throw definition_error("Tool '" + tool.name + "': inputSchema must be an object schema with \"type\": \"object\"");
@@ -82,8 +98,8 @@ inline void server::add_tool(tool_definition tool, detail::tool_runner run, std:
   tool.hints.title.clear();
   auto entry = std::make_shared<detail::registered_tool>();
   entry->header_params = detail::header_params(tool.input_schema);
-  entry->listed = tool.to_json();
-  entry->listed_stateless = tool.to_json(true);
+  entry->listed = detail::listed_tool(tool, ordered, false);
+  entry->listed_stateless = detail::listed_tool(tool, ordered, true);
   entry->def = std::move(tool);
   entry->run = std::move(run);
   entry->stats = std::move(stats);

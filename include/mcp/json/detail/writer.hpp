@@ -4,8 +4,14 @@
 // decoder byte by byte. A string holding invalid UTF-8 (rare: our own strings are valid) is
 // handed to nlohmann, so its replacement characters come out the same. The unit tests and
 // tests/fuzz/fuzz_json_reader.cpp compare the two.
+//
+// One addition to nlohmann's form: a tree may hold JSON text the server wrote itself (a
+// raw_json node), which the writer copies as it is. That is how an object keeps the order
+// of its members, which a json object cannot (it sorts them): a typed tool's structuredContent
+// and a derived schema's properties travel in declaration order on every road to the wire.
 #pragma once
 
+#include <mcp/json/detail/reader.hpp>
 #include <mcp/json/detail/utf8.hpp>
 #include <mcp/json/json.hpp>
 
@@ -13,6 +19,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -92,6 +99,41 @@ inline void write_json_string(std::string_view s, std::string& out) {
   out += '"';
 }
 
+// --- raw JSON text ---------------------------------------------------------------------
+// A binary value of this subtype holds JSON text. Received text never makes a binary value (the
+// readers have no syntax for one), so every such node is the server's own, written by
+// write_encoded or from an ordered schema: valid, compact JSON text of one value.
+inline constexpr std::uint8_t raw_json_subtype = 0x4A;  // 'J'
+
+inline json raw_json(std::string_view text) {
+  return json::binary(json::binary_t::container_type(text.begin(), text.end()), raw_json_subtype);
+}
+
+inline bool is_raw_json(const json& v) {
+  return v.is_binary() && v.get_binary().has_subtype() && v.get_binary().subtype() == raw_json_subtype;
+}
+
+inline std::string_view raw_json_text(const json& v) {
+  const auto& bytes = v.get_binary();
+  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
+// Replaces every raw JSON node of `v` by the value its text holds: the plain tree that code
+// outside the SDK's writer gets (outbound::send_result's default, a user's transport).
+inline void expand_raw_json(json& v) {
+  if (v.is_object()) {
+    for (auto& item : v.get_ref<json::object_t&>()) expand_raw_json(item.second);
+  } else if (v.is_array()) {
+    for (auto& item : v.get_ref<json::array_t&>()) expand_raw_json(item);
+  } else if (is_raw_json(v)) {
+    json value;
+    // Our own text, of a value the server built: no depth to fear, yet the reader wants a bound.
+    if (read_json(raw_json_text(v), value, static_cast<std::size_t>(-1)) != read_result::ok)
+      throw std::logic_error("mcp: raw JSON text that does not parse");
+    v = std::move(value);
+  }
+}
+
 class json_writer {
  public:
   explicit json_writer(std::string& out) : out_(out) {}
@@ -135,7 +177,14 @@ class json_writer {
         out_ += '}';
         return;
       }
-      default:  // binary and discarded values never travel in MCP messages; nlohmann knows their form
+      case json::value_t::binary:
+        if (is_raw_json(v)) {
+          out_ += raw_json_text(v);
+          return;
+        }
+        out_ += v.dump(-1, ' ', false, json::error_handler_t::replace);
+        return;
+      default:  // other binary and discarded values never travel in MCP messages; nlohmann knows their form
         out_ += v.dump(-1, ' ', false, json::error_handler_t::replace);
         return;
     }

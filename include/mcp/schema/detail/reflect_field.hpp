@@ -194,7 +194,8 @@ constexpr enum_table<E, sizeof...(Entries)> make_enum_table(const char* name, En
   return {name, {{entries...}}};
 }
 
-// Refuses two fields of one struct with one JSON name (mcp::json_name can make them collide).
+// Refuses two fields of one struct with one JSON name (mcp::json_name can make them collide): the
+// case the compile-time check (json_name_shared) cannot see, a name known only at run time.
 template <class Fields>
 Fields checked_names(Fields fields, const char* type_name) {
   std::apply(
@@ -209,6 +210,89 @@ Fields checked_names(Fields fields, const char* type_name) {
       },
       fields);
   return fields;
+}
+
+// --- duplicate JSON names at compile time ------------------------------------------------------
+// The macros stringize each field's items, so its JSON name can be read from the declaration's text
+// as a constant expression: the literal of the last json_name("...") among its items, else the
+// member's name. A text that does not show it plainly (json_name of a variable, a literal with
+// escapes) gives an empty name: that field is left to checked_names, at first use.
+struct static_json_name {
+  std::string_view member;
+  std::string_view json;  // empty: not known before run time
+};
+
+constexpr bool is_identifier_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+constexpr std::size_t skip_spaces(std::string_view s, std::size_t i) {
+  while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) ++i;
+  return i;
+}
+// `s[i]` opens a quoted literal: the index after it.
+constexpr std::size_t skip_quoted(std::string_view s, std::size_t i) {
+  const char quote = s[i++];
+  while (i < s.size() && s[i] != quote) i += s[i] == '\\' ? 2 : 1;
+  return i + 1;
+}
+// `s[i]` is the quote of a raw literal R"delim( ... )delim": the index after it.
+constexpr std::size_t skip_raw(std::string_view s, std::size_t i) {
+  const std::size_t open = s.find('(', i);
+  if (open == std::string_view::npos) return s.size();
+  const std::string_view delimiter = s.substr(i + 1, open - i - 1);
+  for (std::size_t at = s.find(')', open); at != std::string_view::npos; at = s.find(')', at + 1))
+    if (s.substr(at + 1, delimiter.size()) == delimiter && s.substr(at + 1 + delimiter.size(), 1) == "\"")
+      return at + delimiter.size() + 2;
+  return s.size();
+}
+
+constexpr static_json_name static_name_of(std::string_view member, std::string_view items) {
+  std::string_view name = member;
+  for (std::size_t i = 0; i < items.size();) {
+    const char c = items[i];
+    if (c == '"' || c == '\'') {
+      i = skip_quoted(items, i);
+    } else if (is_identifier_char(c)) {
+      std::size_t end = i;
+      while (end < items.size() && is_identifier_char(items[end])) ++end;
+      const std::string_view word = items.substr(i, end - i);
+      i = end;
+      if (i < items.size() && items[i] == '"' && word.back() == 'R') {  // R"(...)", u8R"(...)"
+        i = skip_raw(items, i);
+      } else if (word == "json_name") {
+        std::size_t at = skip_spaces(items, i);
+        if (at >= items.size() || items[at] != '(') continue;  // the word alone, not a call
+        at = skip_spaces(items, at + 1);
+        if (at >= items.size() || items[at] != '"') return {member, {}};
+        const std::size_t close = skip_quoted(items, at);
+        const std::string_view literal = items.substr(at + 1, close - at - 2);
+        const std::size_t after = skip_spaces(items, close);
+        if (literal.find('\\') != std::string_view::npos || after >= items.size() || items[after] != ')')
+          return {member, {}};
+        name = literal;
+        i = after;
+      }
+    } else {
+      ++i;
+    }
+  }
+  return {member, name};
+}
+
+template <class... Names>
+constexpr std::array<static_json_name, sizeof...(Names)> static_names(Names... names) {
+  return {{names...}};
+}
+
+// Whether the field declared as `member` has a JSON name that another field of the struct has too.
+template <std::size_t N>
+constexpr bool json_name_shared(const std::array<static_json_name, N>& names, std::string_view member) {
+  for (std::size_t i = 0; i < N; ++i) {
+    if (names[i].member != member || names[i].json.empty()) continue;
+    for (std::size_t j = 0; j < N; ++j)
+      if (j != i && names[j].json == names[i].json) return true;
+  }
+  return false;
 }
 
 // The reflected data, built once per type (thread-safe statics).
@@ -247,6 +331,11 @@ const char* struct_name_of() {
 #define MCP_DETAIL_FIELD_CHECKS_1(T, ...) MCP_DETAIL_FOR_EACH_SEQ(MCP_DETAIL_FIELD_CHECK, T, __VA_ARGS__)
 #define MCP_DETAIL_FIELD_CHECK(T, item) MCP_DETAIL_APPLY(MCP_DETAIL_FIELD_CHECK_I, (T, MCP_DETAIL_EXPAND item))
 #define MCP_DETAIL_FIELD_CHECK_I(T, member, ...)                                                           \
+  static_assert(!::mcp::detail::json_name_shared(mcp_reflect_static_names(::mcp::detail::type_tag<T>{}),  \
+                                                 #member),                                                \
+                "mcp: MCP_STRUCT(" #T "): field '" #member "' has the same JSON name as another field "   \
+                "of " #T " (the member's name, or the one mcp::json_name gives it); give one of them "     \
+                "another mcp::json_name(\"...\")");                                                      \
   static_assert(::mcp::detail::field_type_maps<decltype(&T::member), mcp_lazy>(),                         \
                 "mcp: field '" #member "' of " #T " has a type the SDK cannot map to JSON: give the type " \
                 "a mapping (specialise mcp::json_type<Type> with schema(), encode() and decode()), or "   \
@@ -277,6 +366,16 @@ const char* struct_name_of() {
 #define MCP_DETAIL_DEF_CHECK_I(T, type, member, ...) MCP_DETAIL_FIELD_CHECK_I(T, member, )
 #define MCP_DETAIL_DEF_ELICIT_CHECK(T, item) MCP_DETAIL_APPLY(MCP_DETAIL_DEF_ELICIT_CHECK_I, (T, MCP_DETAIL_EXPAND item))
 #define MCP_DETAIL_DEF_ELICIT_CHECK_I(T, type, member, ...) MCP_DETAIL_ELICIT_CHECK_I(T, member, )
+
+// Each field's JSON name as its text shows it (static_name_of), for the checks above.
+#define MCP_DETAIL_STATIC_NAME(T, item) MCP_DETAIL_APPLY(MCP_DETAIL_STATIC_NAME_I, (T, MCP_DETAIL_EXPAND item))
+#define MCP_DETAIL_STATIC_NAME_I(T, member, ...) ::mcp::detail::static_name_of(#member, #__VA_ARGS__)
+#define MCP_DETAIL_STATIC_NAMES(T, ...) \
+  MCP_DETAIL_CAT(MCP_DETAIL_STATIC_NAMES_, MCP_DETAIL_IS_PAREN(MCP_DETAIL_FIRST(__VA_ARGS__)))(T, __VA_ARGS__)
+#define MCP_DETAIL_STATIC_NAMES_0(T, ...)
+#define MCP_DETAIL_STATIC_NAMES_1(T, ...) MCP_DETAIL_FOR_EACH(MCP_DETAIL_STATIC_NAME, T, __VA_ARGS__)
+#define MCP_DETAIL_DEF_STATIC_NAME(T, item) MCP_DETAIL_APPLY(MCP_DETAIL_DEF_STATIC_NAME_I, (T, MCP_DETAIL_EXPAND item))
+#define MCP_DETAIL_DEF_STATIC_NAME_I(T, type, member, ...) ::mcp::detail::static_name_of(#member, #__VA_ARGS__)
 #define MCP_DETAIL_DEF_FIELD(T, item) MCP_DETAIL_APPLY(MCP_DETAIL_DEF_FIELD_I, (T, MCP_DETAIL_EXPAND item))
 #define MCP_DETAIL_DEF_FIELD_I(T, type, member, ...) \
   ::mcp::detail::make_field_builder(#member, &T::member)(__VA_ARGS__)

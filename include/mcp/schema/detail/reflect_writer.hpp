@@ -1,7 +1,8 @@
-// Writes a reflected value as JSON text without building a tree: the bytes are exactly those of
-// write_json(encode(value)), so a typed tool's structuredContent can go straight to the wire.
-// Object members come out as a json object keeps them, sorted by key; absent optionals are left
-// out, as encode leaves them out. tests/unit/test_reflect.cpp compares the two on random values.
+// Writes a reflected value as JSON text without building a tree: the text a typed tool's
+// structuredContent travels as, on both result sinks (the tree sink keeps it as raw JSON, see writer.hpp).
+// A struct's members come out in declaration order, the order a model reads best; everything else
+// is as write_json(encode(value)) writes it (a string map's keys sorted, absent optionals left out),
+// so the text parses back to encode(value). tests/unit/test_reflect.cpp checks both on random values.
 #pragma once
 
 #include <mcp/json/detail/writer.hpp>
@@ -46,27 +47,18 @@ void write_field(const T& value, std::string& out, bool& first) {
   write_encoded(member, out);
 }
 
-template <class T>
-using field_writer = void (*)(const T&, std::string&, bool&);
-
-// The field writers of T in the order of their names, built once per type.
 template <class T, std::size_t... I>
-std::vector<field_writer<T>> sorted_field_writers(std::index_sequence<I...>) {
-  const auto& fields = fields_of<T>();
-  std::vector<std::pair<std::string_view, field_writer<T>>> named{{std::get<I>(fields).name, &write_field<T, I>}...};
-  std::sort(named.begin(), named.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<field_writer<T>> writers;
-  for (const auto& [name, writer] : named) writers.push_back(writer);
-  return writers;
+void write_fields(const T& value, std::string& out, std::index_sequence<I...>) {
+  bool first = true;
+  (write_field<T, I>(value, out, first), ...);
+  (void)first;  // a struct without fields
 }
 
 template <class T>
 void write_struct(const T& value, std::string& out) {
   using fields = std::decay_t<decltype(fields_of<T>())>;
-  static const auto writers = sorted_field_writers<T>(std::make_index_sequence<std::tuple_size_v<fields>>{});
   out += '{';
-  bool first = true;
-  for (const auto writer : writers) writer(value, out, first);
+  write_fields(value, out, std::make_index_sequence<std::tuple_size_v<fields>>{});
   out += '}';
 }
 

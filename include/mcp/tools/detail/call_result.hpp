@@ -1,8 +1,9 @@
 // The result builder: a tool handler's answer becomes one CallToolResult, built into a result
 // sink (core/detail/reply.hpp), a json tree or the JSON text a 2025-era client receives. There is
-// one builder; where the sink writes text, a reflected struct's structuredContent is written
-// straight from the value (schema/detail/reflect_writer.hpp) instead of through a tree.
-// tests/unit/test_tools.cpp sends every kind of answer through both sinks and compares the bytes.
+// one builder; structuredContent is always written straight from the value
+// (schema/detail/reflect_writer.hpp, a struct's members in declaration order), and a reflected
+// struct without output checks needs no tree at all. tests/unit/test_tools.cpp sends every kind
+// of answer through both sinks and compares the bytes.
 #pragma once
 
 #include <mcp/core/content.hpp>
@@ -65,13 +66,6 @@ inline void log_for(const pipeline_settings& s, std::string_view text) { log_dia
 inline std::string budgeted(std::string text, const pipeline_settings& s) {
   if (s.text_budget == 0 || text.size() <= s.text_budget) return text;
   return truncate_text(text, s.text_budget, s.truncation_hint);
-}
-
-// 2025-era clients accept only object structured content: other values travel as
-// {"result": value} there (see detail::legacy_output_schema). 2026-07-28 clients get them as they are.
-inline json wrap_structured(json value) {
-  if (value.is_object()) return value;
-  return json{{"result", std::move(value)}};
 }
 
 // --- non-finite numbers: JSON has none, and the writer would put null, which the output schema
@@ -206,7 +200,8 @@ inline void broken_result(const pipeline_settings& s, const std::vector<violatio
 
 // --- the builder ---------------------------------------------------------------------------
 
-// A structured answer: structuredContent is the JSON of `out`, the text block renders it.
+// A structured answer: structuredContent is the JSON of `out` written by write_encoded (a struct's
+// members in declaration order), and the text block renders it. Both sinks take that text.
 template <class Out>
 void structured_result(const Out& out, const pipeline_settings& s, result_sink& sink) {
   if (std::string where; find_non_finite(out, where)) {
@@ -215,13 +210,13 @@ void structured_result(const Out& out, const pipeline_settings& s, result_sink& 
   }
   const bool checked = s.validate_output && s.output_validator;
   if constexpr (is_reflected_v<Out>) {
-    if (sink.writes_text() && !checked) {
-      // The text sink's own road: structuredContent written from the value itself, and that same
-      // JSON as the text block unless the tool chose its own text.
+    if (!checked) {
+      // The common road, with no tree at all: the structured content written from the value itself,
+      // and that same JSON as the text block unless the tool chose its own text.
       if (std::optional<std::string> text = chosen_text(out, [&] { return encode(out); }, s)) {
         std::string structured;
         write_encoded(out, structured);
-        sink.structured_text(budgeted(std::move(*text), s), structured);
+        sink.structured(budgeted(std::move(*text), s), structured, true);
         return;
       }
       // No user code runs while the buffer is in use: one per thread will do.
@@ -229,9 +224,9 @@ void structured_result(const Out& out, const pipeline_settings& s, result_sink& 
       structured.clear();
       write_encoded(out, structured);
       if (s.text_budget == 0 || structured.size() <= s.text_budget)
-        sink.structured_text(structured, structured);
+        sink.structured(structured, structured, true);
       else
-        sink.structured_text(truncate_text(structured, s.text_budget, s.truncation_hint), structured);
+        sink.structured(truncate_text(structured, s.text_budget, s.truncation_hint), structured, true);
       if (structured.capacity() > (std::size_t{1} << 20)) std::string().swap(structured);  // a huge one is let go
       return;
     }
@@ -241,13 +236,14 @@ void structured_result(const Out& out, const pipeline_settings& s, result_sink& 
     auto problems = s.output_validator->validate(value);
     if (!problems.empty()) return broken_result(s, problems, sink);
   }
+  std::string structured;
+  write_encoded(out, structured);
   // The default text block (compact JSON) shows what a 2025-era client's structuredContent holds, so
-  // both agree; a renderer and Markdown get the value itself. (Only a value that is not an object
-  // needs the wrapped copy.)
+  // both agree; a renderer and Markdown get the value itself, never the {"result": ...} wrapper.
   std::optional<std::string> text = chosen_text(out, [&]() -> const json& { return value; }, s);
-  std::string block =
-      budgeted(text ? std::move(*text) : render_json(value.is_object() ? value : wrap_structured(value)), s);
-  sink.structured(std::move(block), std::move(value));
+  std::string block = text ? std::move(*text) : value.is_object() ? structured : "{\"result\":" + structured + "}";
+  const bool as_object = value.is_object() && (s.output_schema.is_null() || is_object_schema(s.output_schema));
+  sink.structured(budgeted(std::move(block), s), structured, as_object);
 }
 
 // Any answer a handler may give.

@@ -152,7 +152,7 @@ class post_reply final : public outbound {
     std::unique_lock lock(mutex_);
     if (state_ != state::waiting) {
       lock.unlock();
-      return outbound::send_result(id, std::move(result));  // onto the open stream, as any message
+      return send(jsonrpc::response(id, std::move(result)));  // onto the open stream, as any message
     }
     std::string body;
     write_response(id, result, body);

@@ -165,6 +165,8 @@ class stream_outbound final : public outbound {
  public:
   explicit stream_outbound(std::shared_ptr<event_stream> stream) : stream_(std::move(stream)) {}
   void send(const json& message) override { stream_->emit(message); }
+  // emit() writes with the SDK's writer: a result's raw JSON text stays as the server wrote it.
+  void send_result(const json& id, json result) override { send(jsonrpc::response(id, std::move(result))); }
 
  private:
   std::shared_ptr<event_stream> stream_;
