@@ -248,7 +248,8 @@ TEST_CASE("README tour: middleware, an extension, identity and scopes", "[readme
   as_bob.set_caller(std::make_shared<const mcp::identity>(bob));
   as_bob.initialize();
   bool listed = false;
-  for (const auto& tool : as_bob.result("tools/list")["tools"]) listed = listed || tool["name"] == "whoami";
+  const json tools = as_bob.result("tools/list")["tools"];  // a copy: the result is a temporary
+  for (const auto& tool : tools) listed = listed || tool["name"] == "whoami";
   CHECK_FALSE(listed);
 }
 
