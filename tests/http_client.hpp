@@ -7,10 +7,12 @@
 #include <cctype>
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -325,5 +327,17 @@ class http_connection {
   bool in_chunk_ = false;
   bool peer_closed_ = false;
 };
+
+// A connection to a server process still starting: tries for up to 5 s; null if it never listened.
+inline std::unique_ptr<http_connection> connect_when_listening(unsigned short port) {
+  for (int i = 0; i < 250; ++i) {
+    try {
+      return std::make_unique<http_connection>(port);
+    } catch (const std::runtime_error&) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+  return nullptr;
+}
 
 }  // namespace test

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
-import { expectOk, expectToolError, freshDir, options, run, startHttpServer, text } from './harness.mjs';
+import { expectOk, expectToolError, freshDir, options, run, text, withHttpServer } from './harness.mjs';
 
 const modern = '2026-07-28';
 
@@ -36,19 +36,13 @@ async function withNotes(opt, { transport, mode, legacy = false, store, quiet = 
     }
   }
   const log = path.join(path.dirname(store), `server-${path.basename(store, '.json')}.log`);
-  const server = await startHttpServer(opt.server, args, log);
-  try {
+  return withHttpServer(opt.server, args, log, async (server) => {
     const t = new StreamableHTTPClientTransport(new URL(server.url));
     await client.connect(t);
     const out = await body(client, t);
     await client.close();
     return out;
-  } catch (e) {
-    if (!quiet) console.error(`server log:\n${server.log()}`);
-    throw e;
-  } finally {
-    await server.stop();
-  }
+  }, { quiet });
 }
 
 // What a model would do with the notes: every answer checked on its content.

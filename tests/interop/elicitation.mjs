@@ -17,7 +17,7 @@ import {
 import { Client as Client2, StreamableHTTPClientTransport as HttpTransport2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioTransport2 } from '@modelcontextprotocol/client/stdio';
 
-import { expectOk, freshDir, options, run, sleep, startHttpServer, text } from './harness.mjs';
+import { expectOk, freshDir, options, run, sleep, text, withHttpServer } from './harness.mjs';
 
 const answer = { name: 'Ada', date: '2026-12-24', guests: 4, seating: 'terrace', diets: ['vegan'] };
 
@@ -135,18 +135,12 @@ async function over(transport, opt, work, makeClient, session, label) {
     }
     return;
   }
-  const server = await startHttpServer(opt.server, [], path.join(work, `server-${label}.log`));
-  try {
+  await withHttpServer(opt.server, [], path.join(work, `server-${label}.log`), async (server) => {
     const T = makeClient === legacyClient ? StreamableHTTPClientTransport : HttpTransport2;
     await client.connect(new T(new URL(server.url)));
     await session(client, u);
     await client.close();
-  } catch (e) {
-    console.error(`server log:\n${server.log()}`);
-    throw e;
-  } finally {
-    await server.stop();
-  }
+  });
 }
 
 run(async () => {

@@ -93,6 +93,20 @@ export async function startHttpServer(command, args, logPath) {
   throw new Error(`${path.basename(command)} did not start with --http; its log:\n${fs.readFileSync(logPath, 'utf8')}`);
 }
 
+// Starts the server as startHttpServer does, runs `body(server)`, and stops the server however body
+// ends; when it throws, the server's log is printed first (unless `quiet`: a failure that is expected).
+export async function withHttpServer(command, args, logPath, body, { quiet = false } = {}) {
+  const server = await startHttpServer(command, args, logPath);
+  try {
+    return await body(server);
+  } catch (e) {
+    if (!quiet) console.error(`server log:\n${server.log()}`);
+    throw e;
+  } finally {
+    await server.stop();
+  }
+}
+
 // Runs main(), prints what went wrong, and exits with 0 only on success.
 export function run(main) {
   main().then(

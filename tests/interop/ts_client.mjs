@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-import { expectOk, expectToolError, freshDir, options, run, startHttpServer, text } from './harness.mjs';
+import { expectOk, expectToolError, freshDir, options, run, text, withHttpServer } from './harness.mjs';
 
 
 async function exercise(client) {
@@ -93,8 +93,7 @@ run(async () => {
       await client.close();
     }
   } else if (opt.transport === 'http') {
-    const server = await startHttpServer(opt.server, ['--store', store], path.join(work, 'server.log'));
-    try {
+    await withHttpServer(opt.server, ['--store', store], path.join(work, 'server.log'), async (server) => {
       const transport = new StreamableHTTPClientTransport(new URL(server.url));
       await client.connect(transport);
       assert.equal(client.getServerVersion().name, 'notes');
@@ -102,12 +101,7 @@ run(async () => {
       await exercise(client);
       await transport.terminateSession();  // DELETE
       await client.close();
-    } catch (e) {
-      console.error(`server log:\n${server.log()}`);
-      throw e;
-    } finally {
-      await server.stop();
-    }
+    });
   } else {
     throw new Error(`--transport must be stdio or http, not '${opt.transport}'`);
   }

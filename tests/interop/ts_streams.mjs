@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-import { expectOk, freshDir, options, run, sleep, startHttpServer } from './harness.mjs';
+import { expectOk, freshDir, options, run, sleep, withHttpServer } from './harness.mjs';
 
 // The first event of a GET stream (2025-11-25 sessions are primed with an id), then the stream is dropped.
 async function firstEventId(url, headers) {
@@ -34,8 +34,7 @@ async function firstEventId(url, headers) {
 run(async () => {
   const opt = options(['server', 'work']);
   const work = freshDir(opt.work);
-  const server = await startHttpServer(opt.server, ['--store', path.join(work, 'notes.json')], path.join(work, 'server.log'));
-  try {
+  await withHttpServer(opt.server, ['--store', path.join(work, 'notes.json')], path.join(work, 'server.log'), async (server) => {
     const client = new Client({ name: 'mcp-cpp-streams', version: '1.0.0' });
     const transport = new StreamableHTTPClientTransport(new URL(server.url));
     await client.connect(transport);
@@ -86,11 +85,6 @@ run(async () => {
     assert.equal(after.status, 404, 'the session is gone after DELETE');
     await transport.terminateSession();
     await client.close();
-  } catch (e) {
-    console.error(`server log:\n${server.log()}`);
-    throw e;
-  } finally {
-    await server.stop();
-  }
+  });
   console.log(`ts_streams (${path.basename(opt.server)}): all checks passed`);
 });

@@ -102,14 +102,7 @@ TEST_CASE("jwt example: 401 for bad tokens, 403 and a shorter list without the s
   test::subprocess server({MCP_JWT_BINARY, "--http", "127.0.0.1:" + std::to_string(port), "--issuer", issuer,
                            "--rs256-public-key", public_key, "--spans", spans, "--audit", audit},
                           {"MCP_JWT_HS256_SECRET=" + secret});
-  std::unique_ptr<test::http_connection> conn;
-  for (int i = 0; i < 250 && !conn; ++i) {
-    try {
-      conn = std::make_unique<test::http_connection>(port);
-    } catch (const std::runtime_error&) {
-      std::this_thread::sleep_for(20ms);
-    }
-  }
+  std::unique_ptr<test::http_connection> conn = test::connect_when_listening(port);
   INFO(server.stderr_text());
   REQUIRE(conn);
 

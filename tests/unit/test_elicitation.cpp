@@ -3,6 +3,7 @@
 // -32042 url_elicitation_required error), and the sampling.tools check; in memory for both eras,
 // then over real pipes (stdio) and real sockets (Streamable HTTP on 127.0.0.1).
 #include "catch.hpp"
+#include "serving.hpp"
 #include "official_schema.hpp"
 
 #include <mcp/mcp.hpp>
@@ -567,16 +568,7 @@ TEST_CASE("elicitation over Streamable HTTP on 127.0.0.1: typed form and URL mod
   mcp::http::options o;
   o.host = "127.0.0.1";
   o.port = 0;
-  mcp::http::listener listener(*srv, o);
-  std::thread serving([&] { listener.run(); });
-  struct stop_at_end {
-    mcp::http::listener& l;
-    std::thread& t;
-    ~stop_at_end() {
-      l.stop();
-      t.join();
-    }
-  } stopper{listener, serving};
+  test::serving listener(*srv, o);
 
   const std::vector<test::header> base = {{"Accept", "application/json, text/event-stream"},
                                           {"Content-Type", "application/json"}};

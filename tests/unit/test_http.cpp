@@ -2,6 +2,7 @@
 // JSON and SSE replies, the GET stream, resumption, sessions, stateless mode, HTTP/1.1 framing
 // and timeouts, metrics, and the notes example served over HTTP.
 #include "catch.hpp"
+#include "serving.hpp"
 #include "http_client.hpp"
 #include "subprocess.hpp"
 
@@ -33,8 +34,7 @@ json text_result(const std::string& text) { return {{"content", json::array({{{"
 // A server with a few tools, served on a free port until the test ends.
 struct served {
   mcp::server srv{mcp::server_info{"http-test", "1.0.0"}, quiet()};
-  std::unique_ptr<mcp::http::listener> listener;
-  std::thread thread;
+  std::unique_ptr<test::serving> listener;
 
   explicit served(mcp::http::options o = {}) {
     srv.add_tool(make_tool("echo", [](const json& args, mcp::context&) { return text_result(args.dump()); }));
@@ -64,12 +64,7 @@ struct served {
     }));
     o.host = "127.0.0.1";
     o.port = 0;
-    listener = std::make_unique<mcp::http::listener>(srv, std::move(o));
-    thread = std::thread([this] { listener->run(); });
-  }
-  ~served() {
-    listener->stop();
-    thread.join();
+    listener = std::make_unique<test::serving>(srv, std::move(o));
   }
   unsigned short port() const { return listener->port(); }
 

@@ -3,6 +3,7 @@
 // without a scope gets 403 with the RFC 6750 challenge and -32003, and does not see what needs it
 // in the lists; 401 with the RFC 9728 challenge when refused; the metadata at both well-known paths.
 #include "catch.hpp"
+#include "serving.hpp"
 #include "http_client.hpp"
 
 #include <mcp/mcp.hpp>
@@ -48,8 +49,7 @@ std::set<std::string> names(const json& list, const char* member, const char* ke
 // admitted as nobody in particular; anything else is refused.
 struct served {
   mcp::server srv{mcp::server_info{"auth-test", "1"}, quiet()};
-  std::unique_ptr<mcp::http::listener> listener;
-  std::thread thread;
+  std::unique_ptr<test::serving> listener;
   std::mutex mutex;
   std::vector<std::string> seen_by_middleware;
 
@@ -98,12 +98,7 @@ struct served {
     meta.scopes_supported = {"notes:read", "notes:write"};
     meta.resource_name = "Notes";
     o.protected_resource_metadata = meta;
-    listener = std::make_unique<mcp::http::listener>(srv, std::move(o));
-    thread = std::thread([this] { listener->run(); });
-  }
-  ~served() {
-    listener->stop();
-    thread.join();
+    listener = std::make_unique<test::serving>(srv, std::move(o));
   }
   unsigned short port() const { return listener->port(); }
 

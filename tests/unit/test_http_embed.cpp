@@ -3,6 +3,7 @@
 // domain socket, and the same HTTP statuses from notes --http and from the notes tools mounted in
 // cpp-httplib (examples/httplib).
 #include "catch.hpp"
+#include "serving.hpp"
 #include "http_client.hpp"
 #include "subprocess.hpp"
 
@@ -390,8 +391,7 @@ TEST_CASE("http listener: past max_connections a new connection gets 503 with Re
   mcp::http::options o;
   o.port = 0;
   o.max_connections = 2;
-  mcp::http::listener listener(srv, o);
-  std::thread serving([&] { listener.run(); });
+  test::serving listener(srv, o);
   {
     auto first = std::make_unique<test::http_connection>(listener.port());
     test::http_connection second(listener.port());
@@ -416,8 +416,6 @@ TEST_CASE("http listener: past max_connections a new connection gets 503 with Re
     }
     CHECK(served);
   }
-  listener.stop();
-  serving.join();
 }
 
 TEST_CASE("http listener: a quiet SSE stream gets keep-alive comments, and events still arrive whole") {
@@ -426,8 +424,7 @@ TEST_CASE("http listener: a quiet SSE stream gets keep-alive comments, and event
   mcp::http::options o;
   o.port = 0;
   o.sse_keepalive = std::chrono::milliseconds(100);
-  mcp::http::listener listener(srv, o);
-  std::thread serving([&] { listener.run(); });
+  test::serving listener(srv, o);
   {
     test::http_connection conn(listener.port());
     const std::string session = open_session(conn);
@@ -452,6 +449,4 @@ TEST_CASE("http listener: a quiet SSE stream gets keep-alive comments, and event
     for (const auto& e : later.events()) event_seen = event_seen || e.data.find("tools/list_changed") != std::string::npos;
     CHECK(event_seen);
   }
-  listener.stop();
-  serving.join();
 }

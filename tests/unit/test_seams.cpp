@@ -590,14 +590,7 @@ TEST_CASE("middleware example over HTTP: the same seams through a session and 20
   {
     test::subprocess p({MCP_MIDDLEWARE_BINARY, "--http", "127.0.0.1:" + std::to_string(port), "--spans", spans, "--audit",
                         audit, "--deny", "delete_everything", "--rate", "3"});
-    std::unique_ptr<test::http_connection> conn;
-    for (int i = 0; i < 250 && !conn; ++i) {
-      try {
-        conn = std::make_unique<test::http_connection>(port);
-      } catch (const std::runtime_error&) {
-        std::this_thread::sleep_for(20ms);
-      }
-    }
+    std::unique_ptr<test::http_connection> conn = test::connect_when_listening(port);
     REQUIRE(conn);
     std::string session;
     long long id = 0;

@@ -3,6 +3,7 @@
 // streams, and the 2025 projection of non-object structured content. Driven in memory; the HTTP
 // statuses are in test_http.cpp's neighbour below, over a real socket.
 #include "catch.hpp"
+#include "serving.hpp"
 
 #include <mcp/transport/detail/thread_pool.hpp>
 #include <mcp/transport/http.hpp>
@@ -566,16 +567,7 @@ TEST_CASE("stateless over HTTP: properties in declaration order, JSON and SSE re
   });
   mcp::http::options opts;
   opts.port = 0;
-  mcp::http::listener server_socket(srv, opts);
-  std::thread runner([&] { server_socket.run(); });
-  struct stop_at_end {
-    mcp::http::listener& l;
-    std::thread& t;
-    ~stop_at_end() {
-      l.stop();
-      t.join();
-    }
-  } stopper{server_socket, runner};
+  test::serving server_socket(srv, opts);
   const json meta = {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
                      {"io.modelcontextprotocol/clientCapabilities", json::object()},
                      {"io.modelcontextprotocol/clientInfo", {{"name", "t"}, {"version", "1"}}}};
@@ -620,16 +612,7 @@ TEST_CASE("stateless over HTTP: statuses of the envelope, header and capability 
   });
   mcp::http::options opts;
   opts.port = 0;
-  mcp::http::listener server_socket(srv, opts);
-  std::thread runner([&] { server_socket.run(); });
-  struct stop_at_end {
-    mcp::http::listener& l;
-    std::thread& t;
-    ~stop_at_end() {
-      l.stop();
-      t.join();
-    }
-  } stopper{server_socket, runner};
+  test::serving server_socket(srv, opts);
 
   const json meta = {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
                      {"io.modelcontextprotocol/clientCapabilities", json::object()}};
