@@ -2,7 +2,7 @@
 # Runs the whole test suite: installs what is missing (Debian), configures build/, builds, runs ctest.
 # Usage, from anywhere: sh tests/run.sh [extra ctest arguments]
 # Environment: MCP_BUILD_DIR (default build), MCP_JOBS (default: all cores), MCP_CMAKE_ARGS (extra
-# cmake options, e.g. "-DMCP_TEST_CXX20=ON", which CI adds: the unit tests built as C++20 too).
+# cmake options, e.g. "-DMCP_TEST_CXX20=ON", which CI adds: a C++20 copy of some unit tests too).
 set -eu
 cd "$(dirname "$0")/.."
 . ./cmake/prepare.sh

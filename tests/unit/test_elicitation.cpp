@@ -66,6 +66,14 @@ struct confirm {
 };
 MCP_STRUCT(confirm, (ok, "Go ahead?"));
 
+// T's form as plain values, as a client that parses the request sees it.
+template <class T>
+json form_of() {
+  json form = mcp::detail::form_schema_of<T>();
+  mcp::detail::expand_raw_json(form);
+  return form;
+}
+
 // A type of the user's own, mapped through mcp::json_type: a form can carry it only if its schema
 // is a primitive one, which is known at run time.
 struct point {
@@ -91,6 +99,7 @@ MCP_STRUCT(where, (at, "Where"));
 namespace {
 
 using elicit_test::order;
+using elicit_test::form_of;
 
 const json good_content = {{"name", "Ada"},    {"email", "ada@example.com"}, {"guests", 3},
                            {"budget", 88},     {"delivery", false},          {"portion", "large"},
@@ -169,7 +178,16 @@ struct session_2025 {
 }  // namespace
 
 TEST_CASE("elicit<T>: the requested schema is T's, in the shapes elicitation allows", "[elicitation]") {
-  const json& s = mcp::detail::form_schema_of<order>();
+  // Kept as the text of the form in declaration order, which the SDK's writer sends as it is.
+  const std::string text(mcp::detail::raw_json_text(mcp::detail::form_schema_of<order>()));
+  std::size_t at = 0;
+  for (const char* field : {"name", "email", "guests", "budget", "delivery", "portion", "favourite", "sizes", "toppings", "note"}) {
+    INFO(field << " in " << text);
+    const std::size_t found = text.find("\"" + std::string(field) + "\":{", at);
+    REQUIRE(found != std::string::npos);
+    at = found;
+  }
+  const json s = form_of<order>();
   CHECK(s["type"] == "object");
   CHECK_FALSE(s.contains("additionalProperties"));
   CHECK(s["required"] == json({"name", "email", "favourite", "sizes", "toppings"}));  // declaration order
@@ -221,7 +239,7 @@ TEST_CASE("elicit<T> over a 2025-11-25 session: asks with T's schema, decodes th
     json id = s.c.start_request("tools/call", {{"name", "order"}});
     json q = s.question();
     CHECK(q["params"]["message"] == "What would you like?");
-    CHECK(q["params"]["requestedSchema"] == mcp::detail::form_schema_of<order>());
+    CHECK(q["params"]["requestedSchema"] == form_of<order>());
     s.answer(q, {{"action", "accept"}, {"content", good_content}});
     json r = s.c.wait_response(id)["result"];
     CHECK(text_of(r) == "Ada <ada@example.com> x3 large [\"cheese\",\"olives\"] (no note)");
@@ -271,7 +289,7 @@ TEST_CASE("elicit<T> in a 2026-07-28 request: an input_required round with T's s
   REQUIRE(first["resultType"] == "input_required");
   const json& asked = first["inputRequests"]["elicitation-1"];
   CHECK(asked["method"] == "elicitation/create");
-  CHECK(asked["params"]["requestedSchema"] == mcp::detail::form_schema_of<order>());
+  CHECK(asked["params"]["requestedSchema"] == form_of<order>());
   json done = c.stateless_request("tools/call",
                                   {{"name", "order"},
                                    {"inputResponses", {{"elicitation-1", {{"action", "accept"}, {"content", good_content}}}}},
@@ -305,8 +323,8 @@ TEST_CASE("elicitation_input<T>: several typed questions in one round, read with
   json first = c.stateless_request("tools/call", {{"name", "two_questions"}}, form_caps)["result"];
   REQUIRE(first["resultType"] == "input_required");
   CHECK(first["inputRequests"]["sure"]["params"]["requestedSchema"] ==
-        mcp::detail::form_schema_of<elicit_test::confirm>());
-  CHECK(first["inputRequests"]["order"]["params"]["requestedSchema"] == mcp::detail::form_schema_of<order>());
+        form_of<elicit_test::confirm>());
+  CHECK(first["inputRequests"]["order"]["params"]["requestedSchema"] == form_of<order>());
   json done = c.stateless_request("tools/call",
                                   {{"name", "two_questions"},
                                    {"inputResponses",
@@ -528,7 +546,7 @@ TEST_CASE("elicitation over stdio pipes: typed form and URL mode (2025-11-25), t
     p.write(rpc(2, "tools/call", {{"name", "order"}}));
     json q = p.read();
     REQUIRE(q["method"] == "elicitation/create");
-    CHECK(q["params"]["requestedSchema"] == mcp::detail::form_schema_of<order>());
+    CHECK(q["params"]["requestedSchema"] == form_of<order>());
     p.write(answer_to(q, {{"action", "accept"}, {"content", good_content}}));
     json r = p.read();
     CHECK(r["id"] == 2);
@@ -551,7 +569,7 @@ TEST_CASE("elicitation over stdio pipes: typed form and URL mode (2025-11-25), t
     p.write(rpc(1, "tools/call", modern({{"name", "order"}}, form_caps)));
     json first = p.read()["result"];
     REQUIRE(first["resultType"] == "input_required");
-    CHECK(first["inputRequests"]["elicitation-1"]["params"]["requestedSchema"] == mcp::detail::form_schema_of<order>());
+    CHECK(first["inputRequests"]["elicitation-1"]["params"]["requestedSchema"] == form_of<order>());
     p.write(rpc(2, "tools/call",
                 modern({{"name", "order"},
                         {"inputResponses", {{"elicitation-1", {{"action", "accept"}, {"content", good_content}}}}},
@@ -628,7 +646,7 @@ TEST_CASE("elicitation over Streamable HTTP on 127.0.0.1: typed form and URL mod
   };
 
   auto [form_q, form_r] = ask_and_answer(2, "order", {{"action", "accept"}, {"content", good_content}});
-  CHECK(form_q["params"]["requestedSchema"] == mcp::detail::form_schema_of<order>());
+  CHECK(form_q["params"]["requestedSchema"] == form_of<order>());
   CHECK(text_of(form_r["result"]) == "Ada <ada@example.com> x3 large [\"cheese\",\"olives\"] (no note)");
 
   auto [url_q, url_r] = ask_and_answer(3, "login", {{"action", "accept"}});
@@ -670,7 +688,7 @@ TEST_CASE("elicitation over Streamable HTTP on 127.0.0.1: typed form and URL mod
   };
   json first = modern_post(5, modern({{"name", "order"}}, both_caps));
   REQUIRE(first["resultType"] == "input_required");
-  CHECK(first["inputRequests"]["elicitation-1"]["params"]["requestedSchema"] == mcp::detail::form_schema_of<order>());
+  CHECK(first["inputRequests"]["elicitation-1"]["params"]["requestedSchema"] == form_of<order>());
   json done = modern_post(6, modern({{"name", "order"},
                                      {"inputResponses", {{"elicitation-1", {{"action", "accept"}, {"content", good_content}}}}},
                                      {"requestState", first["requestState"]}},

@@ -163,6 +163,13 @@ const std::vector<test::header> post_headers = {{"Accept", "application/json, te
                                                 {"Content-Type", "application/json"},
                                                 {"MCP-Protocol-Version", "2025-11-25"}};
 
+// post_headers naming the session.
+std::vector<test::header> session_headers(const std::string& session) {
+  auto h = post_headers;
+  h.push_back({"Mcp-Session-Id", session});
+  return h;
+}
+
 // initialize and notifications/initialized on `conn`; returns the session id.
 std::string open_session(test::http_connection& conn) {
   conn.send(test::http_request("POST", "/mcp", rpc(1, "initialize", init_params).dump(), post_headers));
@@ -170,17 +177,15 @@ std::string open_session(test::http_connection& conn) {
   REQUIRE(r.status == 200);
   REQUIRE(r.header("Mcp-Session-Id"));
   std::string session = *r.header("Mcp-Session-Id");
-  auto h = post_headers;
-  h.push_back({"Mcp-Session-Id", session});
-  conn.send(test::http_request("POST", "/mcp", json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}.dump(), h));
+  conn.send(test::http_request("POST", "/mcp", json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}.dump(),
+                               session_headers(session)));
   REQUIRE(conn.read(5s).status == 202);
   return session;
 }
 
 test::http_response call(test::http_connection& conn, const std::string& session, long long id, const std::string& tool,
                          json args = json::object()) {
-  auto h = post_headers;
-  h.push_back({"Mcp-Session-Id", session});
+  const auto h = session_headers(session);
   json params = {{"name", tool}, {"arguments", std::move(args)}, {"_meta", {{"progressToken", id}}}};
   conn.send(test::http_request("POST", "/mcp", rpc(id, "tools/call", std::move(params)).dump(), h));
   return conn.read(5s);
@@ -199,11 +204,12 @@ TEST_CASE("http listener on the caller's io_context: a user timer keeps firing o
 
   // The user's own work on the same loop: a 10 ms timer, counting its ticks.
   std::atomic<int> ticks{0};
+  std::atomic<bool> ticking{true};
   asio::steady_timer timer(io);
   std::function<void()> tick = [&] {
     timer.expires_after(10ms);
     timer.async_wait([&](asio::error_code ec) {
-      if (ec) return;
+      if (ec || !ticking) return;
       ++ticks;
       tick();
     });
@@ -240,8 +246,14 @@ TEST_CASE("http listener on the caller's io_context: a user timer keeps firing o
     }
   }
   CHECK(refused);
+  // A cancel alone can miss: a wait that has just expired is already queued and would tick again.
+  ticking = false;
   asio::post(io, [&] { timer.cancel(); });
-  loop.join();  // nothing of the listener's is left on the loop
+  // Nothing of the listener's is left on the loop: run() returns by itself.
+  for (int i = 0; i < 1000 && !io.stopped(); ++i) std::this_thread::sleep_for(10ms);
+  CHECK(io.stopped());
+  io.stop();
+  loop.join();
 }
 
 TEST_CASE("http listener on the caller's io_context: destroyed while the loop runs, with a connection open") {
@@ -260,6 +272,9 @@ TEST_CASE("http listener on the caller's io_context: destroyed while the loop ru
   auto r = conn.read(2s);
   CHECK(r.status == 0);  // the connection was closed, no answer
   guard.reset();
+  for (int i = 0; i < 1000 && !io.stopped(); ++i) std::this_thread::sleep_for(10ms);
+  CHECK(io.stopped());  // nothing of the listener's is left on the loop
+  io.stop();
   loop.join();
 }
 
@@ -427,10 +442,8 @@ TEST_CASE("http listener: a quiet SSE stream gets keep-alive comments, and event
   test::serving listener(srv, o);
   {
     test::http_connection conn(listener.port());
-    const std::string session = open_session(conn);
+    const auto h = session_headers(open_session(conn));
     test::http_connection stream(listener.port());
-    auto h = post_headers;
-    h.push_back({"Mcp-Session-Id", session});
     stream.send(test::http_request("GET", "/mcp", "", h));
     // The listen stream is quiet: within a second several comments must have come.
     auto quiet_stream = stream.read(std::chrono::seconds(1), [](const test::http_response& r) {
@@ -449,4 +462,139 @@ TEST_CASE("http listener: a quiet SSE stream gets keep-alive comments, and event
     for (const auto& e : later.events()) event_seen = event_seen || e.data.find("tools/list_changed") != std::string::npos;
     CHECK(event_seen);
   }
+}
+
+TEST_CASE("http listener: a browser's preflight and answers carry CORS headers for an allowed origin only") {
+  mcp::server srv{mcp::server_info{"embed-test", "1.0.0"}, quiet()};
+  add_tools(srv);
+  mcp::http::options o;
+  o.port = 0;
+  o.allowed_origins = {"https://app.example"};
+  // A preflight carries no credentials: it must be answered before the auth hook would refuse it.
+  o.authorize = [](const mcp::http::auth_request& r) {
+    return r.authorization && *r.authorization == "Bearer good" ? mcp::http::auth_result{}
+                                                                : mcp::http::auth_result::refuse();
+  };
+  test::serving listener(srv, o);
+  test::http_connection conn(listener.port());
+  const std::vector<test::header> preflight = {{"Origin", "https://app.example"},
+                                               {"Access-Control-Request-Method", "POST"},
+                                               {"Access-Control-Request-Headers", "content-type, mcp-session-id"}};
+  conn.send(test::http_request("OPTIONS", "/mcp", "", preflight));
+  auto r = conn.read(5s);
+  CHECK(r.status == 204);
+  CHECK(r.header("Access-Control-Allow-Origin") == std::optional<std::string>("https://app.example"));
+  CHECK(r.header("Access-Control-Allow-Methods") == std::optional<std::string>("GET, POST, DELETE"));
+  const std::string allowed_headers = r.header("Access-Control-Allow-Headers").value_or("");
+  for (const char* h : {"Content-Type", "Mcp-Session-Id", "MCP-Protocol-Version", "Authorization", "Last-Event-ID"})
+    CHECK(allowed_headers.find(h) != std::string::npos);
+  CHECK(r.header("Access-Control-Max-Age"));
+  CHECK(r.header("Vary") == std::optional<std::string>("Origin"));
+
+  // Another origin is refused outright, preflight or not.
+  conn.send(test::http_request("OPTIONS", "/mcp", "", {{"Origin", "https://evil.example"}}));
+  r = conn.read(5s);
+  CHECK(r.status == 403);
+  CHECK_FALSE(r.header("Access-Control-Allow-Origin"));
+
+  // The page's real requests: the answer names the origin and lets the page read the session id,
+  // also when it is a refusal.
+  auto h = post_headers;
+  h.push_back({"Origin", "https://app.example"});
+  conn.send(test::http_request("POST", "/mcp", rpc(1, "initialize", init_params).dump(), h));
+  r = conn.read(5s);
+  CHECK(r.status == 401);
+  CHECK(r.header("Access-Control-Allow-Origin") == std::optional<std::string>("https://app.example"));
+  h.push_back({"Authorization", "Bearer good"});
+  conn.send(test::http_request("POST", "/mcp", rpc(1, "initialize", init_params).dump(), h));
+  r = conn.read(5s);
+  CHECK(r.status == 200);
+  CHECK(r.header("Mcp-Session-Id"));
+  CHECK(r.header("Access-Control-Allow-Origin") == std::optional<std::string>("https://app.example"));
+  CHECK(r.header("Access-Control-Expose-Headers").value_or("").find("Mcp-Session-Id") != std::string::npos);
+
+  // No Origin (not a browser): no CORS headers at all; OPTIONS is then just a method /mcp lacks.
+  conn.send(test::http_request("OPTIONS", "/mcp", "", {{"Authorization", "Bearer good"}}));
+  r = conn.read(5s);
+  CHECK(r.status == 405);
+  CHECK_FALSE(r.header("Access-Control-Allow-Origin"));
+}
+
+TEST_CASE("http listener: shutdown() lets a running call answer, refuses new requests, ends listen streams") {
+  mcp::server srv{mcp::server_info{"embed-test", "1.0.0"}, quiet()};
+  add_tools(srv);
+  mcp::http::options o;
+  o.port = 0;
+  test::serving listener(srv, o);
+  test::http_connection conn(listener.port());
+  const auto h = session_headers(open_session(conn));
+  test::http_connection stream(listener.port());
+  stream.send(test::http_request("GET", "/mcp", "", h));
+  REQUIRE(stream.read(5s, [](const test::http_response& r) { return r.status != 0; }).status == 200);
+  test::http_connection busy(listener.port());
+  busy.send(test::http_request("POST", "/mcp",
+                               rpc(2, "tools/call", {{"name", "nap"}, {"arguments", {{"ms", 600}}}}).dump(), h));
+  test::http_connection late(listener.port());  // open before the shutdown: the acceptor closes
+  std::this_thread::sleep_for(150ms);           // the nap is running
+
+  listener.listener().shutdown(10s);
+  std::this_thread::sleep_for(50ms);
+  late.send(test::http_request("POST", "/mcp", rpc(3, "ping").dump(), h));
+  auto refused = late.read(5s);
+  CHECK(refused.status == 503);
+  CHECK(refused.body.find("shutting down") != std::string::npos);
+  CHECK(refused.header("Retry-After"));
+
+  auto answered = busy.read(5s);
+  CHECK(answered.status == 200);
+  CHECK(answered.body.find("rested") != std::string::npos);
+  // The listen stream ends cleanly (its last chunk), and run() returns well before the grace is over.
+  CHECK(stream.read(5s).complete);
+  CHECK(listener.returns_within(5s));
+  CHECK_THROWS(test::http_connection(listener.port()));
+}
+
+TEST_CASE("http listener: a call still running when the grace period ends is cut off") {
+  mcp::server srv{mcp::server_info{"embed-test", "1.0.0"}, quiet()};
+  add_tools(srv);
+  mcp::http::options o;
+  o.port = 0;
+  test::serving listener(srv, o);
+  test::http_connection conn(listener.port());
+  const auto h = session_headers(open_session(conn));
+  conn.send(test::http_request("POST", "/mcp",
+                               rpc(2, "tools/call", {{"name", "nap"}, {"arguments", {{"ms", 1500}}}}).dump(), h));
+  std::this_thread::sleep_for(100ms);
+  const auto t0 = std::chrono::steady_clock::now();
+  listener.listener().shutdown(200ms);
+  CHECK(conn.wait_closed(5s));
+  CHECK(std::chrono::steady_clock::now() - t0 < 1200ms);  // closed at the grace, not when the nap ends
+  CHECK(conn.read(10ms).status == 0);                     // no answer came
+  CHECK(listener.returns_within(5s));                     // once the nap is over
+}
+
+TEST_CASE("http handler: drain() lets a running call answer, then refuses new requests with 503") {
+  mcp::server srv{mcp::server_info{"embed-test", "1.0.0"}, quiet()};
+  add_tools(srv);
+  mcp::http::handler endpoint(srv, {});
+  auto init = endpoint.handle_blocking(make_request("POST", rpc(1, "initialize", init_params)));
+  REQUIRE(init->wait_head().status == 200);
+  const std::string session(*init->wait_head().headers.get("Mcp-Session-Id"));
+  endpoint.handle_blocking(make_request("POST", {{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}, session));
+
+  std::string answer;
+  std::thread host([&] {  // the host's thread for the running call: blocks until its answer
+    auto call = endpoint.handle_blocking(
+        make_request("POST", rpc(2, "tools/call", {{"name", "nap"}, {"arguments", {{"ms", 300}}}}), session));
+    answer = read_all(*call);
+  });
+  for (int i = 0; i < 200 && endpoint.requests_in_flight() == 0; ++i) std::this_thread::sleep_for(5ms);
+  CHECK(endpoint.requests_in_flight() == 1);
+  CHECK(endpoint.drain(5s));
+  host.join();
+  CHECK(answer.find("rested") != std::string::npos);
+  CHECK(endpoint.requests_in_flight() == 0);
+  auto late = endpoint.handle_blocking(make_request("POST", rpc(3, "ping"), session));
+  CHECK(late->wait_head().status == 503);
+  CHECK(late->wait_head().body.find("shutting down") != std::string::npos);
 }

@@ -151,6 +151,63 @@ TEST_CASE("stdio: a struct declared {query, limit} keeps that order in tools/lis
   }
 }
 
+namespace stdio_order {
+struct booking {
+  std::string when;
+  int seats = 1;
+};
+MCP_STRUCT(booking, (when, "When to come"), (seats, "How many seats", mcp::default_value(1)));
+}  // namespace stdio_order
+
+// A typed form (ctx.elicit<T>) asks with T's fields in declaration order ("when" before "seats",
+// which sorting would swap): in the elicitation/create request of a 2025-11-25 session, and in
+// the inputRequests of a 2026-07-28 input_required result.
+TEST_CASE("stdio: a typed form keeps declaration order in the elicitation it sends, both eras") {
+  auto srv = make_server();
+  srv.tool("book", "Asks when to come", [](mcp::context& ctx) -> std::string {
+    auto answer = ctx.elicit<stdio_order::booking>("When?");
+    return answer.accepted() ? answer.content->when + " x" + std::to_string(answer.content->seats) : "declined";
+  });
+  const std::string form = R"("requestedSchema":{"type":"object","properties":{"when":{"type":"string",)"
+                           R"("description":"When to come"},"seats":{"type":"integer",)";
+  const json form_caps{{"elicitation", json::object()}};
+  {
+    INFO("2025-11-25");
+    piped_server p(srv, {});
+    p.write(mcp::jsonrpc::request(1, "initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", form_caps},
+                                                    {"clientInfo", {{"name", "t"}, {"version", "1"}}}})
+                .dump() + "\n");
+    p.read_message();
+    p.write(mcp::jsonrpc::notification("notifications/initialized", nullptr).dump() + "\n");
+    p.write(mcp::jsonrpc::request(2, "tools/call", {{"name", "book"}, {"arguments", json::object()}}).dump() + "\n");
+    auto asked = p.read_line();
+    REQUIRE(asked);
+    INFO(*asked);
+    CHECK(asked->find(form) != std::string::npos);
+    const json question = json::parse(*asked);
+    REQUIRE(question["method"] == "elicitation/create");
+    p.write(json{{"jsonrpc", "2.0"}, {"id", question["id"]},
+                 {"result", {{"action", "accept"}, {"content", {{"when", "noon"}, {"seats", 3}}}}}}.dump() + "\n");
+    const json done = p.read_message();
+    CHECK(done["id"] == 2);
+    CHECK(done["result"]["content"][0]["text"] == "noon x3");
+  }
+  {
+    INFO("2026-07-28");
+    piped_server p(srv, {});
+    const json meta{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                    {"io.modelcontextprotocol/clientCapabilities", form_caps},
+                    {"io.modelcontextprotocol/clientInfo", {{"name", "t"}, {"version", "1"}}}};
+    p.write(mcp::jsonrpc::request(3, "tools/call", {{"name", "book"}, {"arguments", json::object()}, {"_meta", meta}})
+                .dump() + "\n");
+    auto result = p.read_line();
+    REQUIRE(result);
+    INFO(*result);
+    CHECK(result->find(R"("resultType":"input_required")") != std::string::npos);
+    CHECK(result->find(form) != std::string::npos);
+  }
+}
+
 TEST_CASE("stdio: one message per line, parse errors answered, the stream goes on") {
   auto srv = make_server();
   piped_server p(srv, {});

@@ -40,7 +40,8 @@ struct input_request {
 };
 
 // Form-mode elicitation: `requested_schema` is a flat object schema of primitive properties
-// (ctx.elicit<T>() derives one from an MCP_STRUCT).
+// (ctx.elicit<T>() derives one from an MCP_STRUCT: its params hold the form as JSON text in
+// declaration order, which the SDK writes as it is; detail::expand_raw_json makes it plain values).
 inline input_request elicitation_input(std::string key, std::string message, json requested_schema) {
   return {std::move(key), "elicitation/create", json{{"message", std::move(message)}, {"requestedSchema", std::move(requested_schema)}}};
 }
@@ -326,7 +327,9 @@ class context {
     if (!session_ || client_->stateless)
       throw protocol_error(error_code::internal_error, "No session to send '" + method + "' on");
     auto [id, pending] = session_->expect_response();
-    replies_->send(jsonrpc::request(id, method, std::move(params)));
+    json request = jsonrpc::request(id, method, std::move(params));
+    if (!replies_->takes_text()) detail::expand_raw_json(request);  // a typed form's ordered text
+    replies_->send(request);
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     std::unique_lock lock(pending->mutex);
     while (!pending->message) {

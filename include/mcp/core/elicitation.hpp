@@ -30,6 +30,7 @@
 #include <mcp/core/content.hpp>
 #include <mcp/core/jsonrpc.hpp>
 #include <mcp/error.hpp>
+#include <mcp/json/detail/writer.hpp>
 #include <mcp/json/json.hpp>
 #include <mcp/schema/detail/validator_for.hpp>
 #include <mcp/schema/reflect.hpp>
@@ -191,7 +192,9 @@ ordered_json form_field(const F& f) {
   return s;
 }
 
-// The requestedSchema of ctx.elicit<T>(): type, properties and required, nothing nested.
+// The requestedSchema of ctx.elicit<T>(): type, properties and required, nothing nested; as the
+// text of that object in declaration order (raw_json), which the SDK's writer sends as it is and
+// other outbounds get back as plain values (see request_client and outbound::send_result).
 template <class T>
 json build_form_schema() {
   ordered_json properties = ordered_json::object();
@@ -207,7 +210,7 @@ json build_form_schema() {
   out["type"] = "object";
   out["properties"] = std::move(properties);
   if (!required.empty()) out["required"] = std::move(required);
-  return convert_json<json>(out);
+  return raw_json(out.dump(-1, ' ', false, json::error_handler_t::replace));
 }
 
 // Built once per T (thread-safe); throws definition_error for a field of a mapped type that a form

@@ -19,6 +19,9 @@
 // - A request that ends without a response (it was cancelled) gets an SSE stream that ends empty.
 // - Stateless mode: no session ids, GET and DELETE answer 405, each POST runs on a fresh session,
 //   initialized from the MCP-Protocol-Version header (else the latest version).
+// - CORS: a request whose Origin passes the check (loopback or allowed_origins) gets
+//   Access-Control-Allow-Origin on every answer, with Mcp-Session-Id exposed; an OPTIONS preflight
+//   is answered 204 before the auth hook (browsers send it without credentials).
 #pragma once
 
 #include <mcp/transport/detail/http_parser.hpp>
@@ -69,6 +72,9 @@ struct options : handler_options {
   std::chrono::milliseconds sse_keepalive = std::chrono::seconds(15);
   // Connections open at once; one more is answered 503 with Retry-After and closed. 0: no cap.
   std::size_t max_connections = 1024;
+  // serve()'s graceful stop on SIGINT or SIGTERM (listener::shutdown): how long running calls get
+  // to answer before their connections are closed.
+  std::chrono::milliseconds shutdown_grace = std::chrono::seconds(10);
 };
 
 // Binds in the constructor (std::system_error naming the address when it cannot). Two ways to run:
@@ -92,6 +98,11 @@ class listener {
   void run();    // its own loop: blocks until stop(); runs io_threads threads (this one included)
   void start();  // the caller's loop: accept from now on; returns at once
   void stop();   // thread-safe, also before run() or start(); run() returns
+  // A graceful stop(), thread-safe: stops accepting and answers new requests 503 (Retry-After),
+  // while calls already running go on (their progress, their questions to the client, the
+  // client's answers); once they have answered, or `grace` is over, everything is closed as by
+  // stop(), after the final results were written. stop() during the grace period cuts it short.
+  void shutdown(std::chrono::milliseconds grace);
 
  private:
   std::unique_ptr<asio::io_context> own_io_;  // its own loop; destroyed after impl_ lets go of it

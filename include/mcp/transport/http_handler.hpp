@@ -91,6 +91,15 @@ class handler {
   void close();
   std::size_t sessions_open() const;
 
+  // A graceful stop, in two steps for hosts that cannot block (the listener's shutdown() does
+  // both): start_draining() refuses new requests with 503 while the calls already running go on,
+  // with their progress, their questions to the client and the client's answers; once
+  // requests_in_flight() is 0 (or a grace period is over), close(). drain(grace) does all three,
+  // blocking, and says whether every call finished in time.
+  void start_draining();
+  std::size_t requests_in_flight() const;
+  bool drain(std::chrono::milliseconds grace);
+
  private:
   friend class detail::http::listener_impl;
   handler(mcp::server& srv, handler_options opts, executor run);  // the listener's: runs handlers on `run`

@@ -157,6 +157,11 @@ class connection : public std::enable_shared_from_this<connection> {
   void stop() {
     asio::post(strand_, [self = shared_from_this()] { self->guard([&] { self->close(); }); });
   }
+  // Closes once what is queued was written: a final result answered just before a graceful
+  // shutdown reaches its client.
+  void finish() {
+    asio::post(strand_, [self = shared_from_this()] { self->guard([&] { self->finish_or_close(); }); });
+  }
 
  private:
   friend class connection_exchange;

@@ -68,6 +68,37 @@ class transport_stats {
   std::map<int, std::uint64_t> statuses_;
 };
 
+// ---- CORS --------------------------------------------------------------------------------------
+
+// What a browser page may send (preflight's Access-Control-Allow-Headers) and read (every
+// answer's Access-Control-Expose-Headers) beyond the CORS-safelisted headers.
+inline constexpr std::string_view cors_request_headers =
+    "Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID";
+inline constexpr std::string_view cors_exposed_headers = "Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate";
+
+// The exchange of a request from an allowed browser origin: every answer's head carries the
+// CORS headers that let the page read it. Threads: as the writer it wraps.
+class cors_writer final : public mcp::http::response_writer {
+ public:
+  cors_writer(std::shared_ptr<mcp::http::response_writer> inner, std::string origin)
+      : inner_(std::move(inner)), origin_(std::move(origin)) {}
+  void respond(response r) override { inner_->respond(with_cors(std::move(r))); }
+  void start_stream(response head) override { inner_->start_stream(with_cors(std::move(head))); }
+  void write(std::string sse_bytes) override { inner_->write(std::move(sse_bytes)); }
+  void end() override { inner_->end(); }
+  void on_disconnect(std::function<void()> fn) override { inner_->on_disconnect(std::move(fn)); }
+
+ private:
+  response with_cors(response r) const {
+    r.headers.set("Access-Control-Allow-Origin", origin_);
+    r.headers.add("Vary", "Origin");
+    r.headers.set("Access-Control-Expose-Headers", cors_exposed_headers);
+    return r;
+  }
+  std::shared_ptr<mcp::http::response_writer> inner_;
+  std::string origin_;
+};
+
 // ---- small responses -------------------------------------------------------------------------
 
 inline response json_response(int status, const json& body) {
@@ -111,6 +142,7 @@ class post_reply final : public outbound {
     std::optional<int> retry_ms;
     std::size_t replay_events = 256;
     header_map headers;                   // added to the response head
+    std::shared_ptr<void> in_flight;      // held until the reply is complete (endpoint::requests_in_flight)
     // A last look at a JSON reply before it goes: `error` is its "error" member, null for a result.
     std::function<void(const json* error, response& head)> on_json;
   };
@@ -337,14 +369,28 @@ class endpoint {
     default_challenge_ = challenge.to_string();
   }
 
+  // Requests whose reply is still open (a handler runs, or its answer is being written).
+  std::size_t requests_in_flight() const { return in_flight_->load(); }
+  // From now on new requests are refused (503); replies, notifications and the calls already
+  // running go on. Any thread.
+  void start_draining() { draining_ = true; }
+
   // One complete request; the answer goes to `ex`, now or later. Called on an io thread.
-  void handle(const request& req, const std::shared_ptr<exchange>& ex) {
+  void handle(const request& req, std::shared_ptr<exchange> ex) {
     const std::string_view path = req.path();
     if (config_.validate_origin) {
       if (!host_allowed(req.headers))
         return ex->respond(rpc_error_response(403, -32000, "Forbidden: Host header not allowed"));
       if (!origin_allowed(req.headers))
         return ex->respond(rpc_error_response(403, -32000, "Forbidden: Origin not allowed"));
+    }
+    // A browser page's request (its Origin passed the check above): every answer says so, and a
+    // preflight is answered here, before auth, as browsers send it without credentials.
+    if (const auto origin = req.headers.get("Origin")) {
+      const bool known_path = path == config_.path || (config_.metrics && path == "/metrics") ||
+                              (!config_.protected_resource_metadata.is_null() && is_metadata_path(path));
+      if (req.method == "OPTIONS" && known_path) return ex->respond(preflight(*origin, path));
+      ex = std::make_shared<cors_writer>(std::move(ex), std::string(*origin));
     }
     if (!config_.protected_resource_metadata.is_null() && is_metadata_path(path)) {
       if (req.method != "GET" && req.method != "HEAD") return method_not_allowed(ex, "GET");
@@ -360,6 +406,7 @@ class endpoint {
       return ex->respond(std::move(r));
     }
     if (path != config_.path) return ex->respond(text_response(404, "not found"));
+    if (draining_ && req.method != "POST") return refuse_draining(ex);
     if (!admitted(req, ex, caller)) return;
     if (req.method == "POST") return post(req, ex, std::move(caller));
     if (req.method == "GET" && !config_.stateless && config_.get_stream) return get(req, ex, caller.get());
@@ -441,6 +488,32 @@ class endpoint {
     return false;
   }
 
+  // The answer to a CORS preflight (Fetch standard, "CORS-preflight fetch"): the methods the path
+  // takes, the request headers MCP clients send, cached by the browser for ten minutes.
+  response preflight(std::string_view origin, std::string_view path) const {
+    response r;
+    r.status = 204;
+    r.headers.add("Access-Control-Allow-Origin", origin);
+    r.headers.add("Vary", "Origin");
+    r.headers.add("Access-Control-Allow-Methods", path == config_.path ? allowed_methods() : "GET, HEAD");
+    r.headers.add("Access-Control-Allow-Headers", cors_request_headers);
+    r.headers.add("Access-Control-Max-Age", "600");
+    return r;
+  }
+
+  void refuse_draining(const std::shared_ptr<exchange>& ex) {
+    response r = rpc_error_response(503, -32000, "Service Unavailable: the server is shutting down");
+    r.headers.add("Retry-After", "5");
+    ex->respond(std::move(r));
+  }
+
+  // The reply to one POST of requests, counted in flight for as long as it lives.
+  std::shared_ptr<post_reply> reply_to(post_reply::setup setup) {
+    in_flight_->fetch_add(1);
+    setup.in_flight = std::shared_ptr<void>(nullptr, [count = in_flight_](void*) { count->fetch_sub(1); });
+    return std::make_shared<post_reply>(std::move(setup));
+  }
+
   std::string allowed_methods() const {
     if (config_.stateless) return "POST";
     return config_.get_stream ? "GET, POST, DELETE" : "POST, DELETE";
@@ -498,6 +571,7 @@ class endpoint {
           rpc_error_response(415, -32000, "Unsupported Media Type: Content-Type must be application/json"));
     message in = message::read(req.body, srv_.options().max_json_depth);
     if (!in.readable()) return ex->respond(json_response(400, in.refusal()));
+    if (draining_ && in.is_request()) return refuse_draining(ex);  // answers to running calls still count
     if (caller) in.set_caller(std::move(caller));
     // W3C trace context: handlers see it when params._meta carries none (context::trace).
     if (auto traceparent = req.headers.get("traceparent"))
@@ -538,7 +612,7 @@ class endpoint {
     setup.header_version = version.value_or(std::string(assumed_version));
     setup.retry_ms = config_.retry_ms;
     setup.replay_events = config_.replay_events;
-    owner->core()->receive(std::move(in), std::make_shared<post_reply>(std::move(setup)));
+    owner->core()->receive(std::move(in), reply_to(std::move(setup)));
   }
 
   // Notifications and responses: 202 when accepted, 400 with the core's error otherwise.
@@ -564,7 +638,7 @@ class endpoint {
     setup.core = core;
     setup.header_version = header_version.value_or(std::string(assumed_version));
     setup.replay_events = config_.replay_events;
-    core->receive(std::move(in), std::make_shared<post_reply>(std::move(setup)));
+    core->receive(std::move(in), reply_to(std::move(setup)));
   }
 
   // ---- POST of the 2026-07-28 era: every request on its own ----
@@ -633,7 +707,7 @@ class endpoint {
     setup.on_json = [](const json* error, response& head) {
       if (error && error->is_object()) head.status = status_for(error->value("code", 0));
     };
-    core->receive(std::move(in), std::make_shared<post_reply>(std::move(setup)));
+    core->receive(std::move(in), reply_to(std::move(setup)));
   }
 
   // ---- GET: the session's stream, or a resumed one ----
@@ -684,6 +758,9 @@ class endpoint {
   std::string metadata_url_;       // RFC 9728 URL of the metadata, from its "resource"; empty if unknown
   std::string resource_path_;      // that resource's path ("/mcp"), another place the metadata is served
   std::string default_challenge_;  // a refusal's WWW-Authenticate when the hook gives none
+  // Shared with the replies' tokens, which may outlive the endpoint.
+  std::shared_ptr<std::atomic<std::size_t>> in_flight_ = std::make_shared<std::atomic<std::size_t>>(0);
+  std::atomic<bool> draining_{false};
   // What the spec says to assume of a client that sends no MCP-Protocol-Version.
   static constexpr std::string_view assumed_version = "2025-03-26";
 };

@@ -22,8 +22,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -59,6 +61,7 @@ class listener_impl : public std::enable_shared_from_this<listener_impl> {
         acceptor_(control_),
         sweep_timer_(control_),
         retry_timer_(control_),
+        drain_timer_(control_),
         handler_(srv_, opts_, [this](std::function<void()> job) { runners_.post(std::move(job)); }),
         stats_(handler_.impl_->stats()),
         runners_(external ? handler_io_ : io_, external ? opts_.workers : opts_.io_threads, opts_.workers,
@@ -111,8 +114,23 @@ class listener_impl : public std::enable_shared_from_this<listener_impl> {
   void run() { runners_.run(); }
 
   void stop() {
+    stopping_ = true;
+    if (stopped_.exchange(true)) return;
+    asio::post(control_, [self = shared_from_this()] { self->shut_down(false); });
+  }
+
+  // Stops accepting, answers new requests 503, and stops once the running calls have answered
+  // (their streams end after the final result) or `grace` is over; stop() cuts it short.
+  void shutdown(std::chrono::milliseconds grace) {
     if (stopping_.exchange(true)) return;
-    asio::post(control_, [self = shared_from_this()] { self->shut_down(); });
+    asio::post(control_, [self = shared_from_this(), grace] {
+      asio::error_code ignored;
+      self->acceptor_.close(ignored);
+      self->remove_socket_file();
+      self->handler_.start_draining();
+      self->drain_deadline_ = std::chrono::steady_clock::now() + grace;
+      self->wait_drained();
+    });
   }
 
  private:
@@ -272,21 +290,36 @@ class listener_impl : public std::enable_shared_from_this<listener_impl> {
     });
   }
 
-  // On the control strand: no new connections or sessions, everything open is closed; its own
-  // io_context's run returns once the last handler is done, and so do the handler threads.
-  void shut_down() {
+  // On the control strand. Polled: replies end on handler threads, and 20 ms is soon enough.
+  void wait_drained() {
+    if (stopped_) return;
+    if (handler_.requests_in_flight() > 0 && std::chrono::steady_clock::now() < drain_deadline_) {
+      drain_timer_.expires_after(std::chrono::milliseconds(20));
+      drain_timer_.async_wait([self = shared_from_this()](asio::error_code ec) {
+        if (!ec) self->wait_drained();
+      });
+      return;
+    }
+    if (!stopped_.exchange(true)) shut_down(true);
+  }
+
+  // On the control strand: no new connections or sessions, everything open is closed (`graceful`:
+  // once what is queued on it was written); its own io_context's run returns once the last
+  // handler is done, and so do the handler threads.
+  void shut_down(bool graceful) {
     asio::error_code ignored;
     acceptor_.close(ignored);
     remove_socket_file();
     sweep_timer_.cancel();
     retry_timer_.cancel();
+    drain_timer_.cancel();
     handler_.close();
     std::vector<std::shared_ptr<connection>> open;
     {
       std::lock_guard lock(connections_mutex_);
       for (auto& [key, c] : connections_) open.push_back(c);
     }
-    for (auto& c : open) c->stop();
+    for (auto& c : open) graceful ? c->finish() : c->stop();
     if (work_) work_->reset();
     handler_work_.reset();
   }
@@ -303,9 +336,12 @@ class listener_impl : public std::enable_shared_from_this<listener_impl> {
   asio::basic_socket_acceptor<generic> acceptor_;
   asio::steady_timer sweep_timer_;
   asio::steady_timer retry_timer_;
+  asio::steady_timer drain_timer_;
+  std::chrono::steady_clock::time_point drain_deadline_;
   unsigned short port_ = 0;
   bool owns_socket_file_ = false;
-  std::atomic<bool> stopping_{false};
+  std::atomic<bool> stopping_{false};  // stop() or shutdown() was called
+  std::atomic<bool> stopped_{false};   // shut_down() is under way
   mcp::http::handler handler_;  // the endpoint; this listener is one host of it
   transport_stats& stats_;
   connection_settings settings_;
@@ -342,19 +378,28 @@ inline unsigned short listener::port() const { return impl_->port(); }
 inline void listener::run() { impl_->run(); }
 inline void listener::start() { impl_->start(); }
 inline void listener::stop() { impl_->stop(); }
+inline void listener::shutdown(std::chrono::milliseconds grace) { impl_->shutdown(grace); }
 
 inline int serve(mcp::server& srv, options opts) {
   try {
     const std::string host = opts.host.find(':') != std::string::npos ? "[" + opts.host + "]" : opts.host;
     const std::string path = opts.path;
     const std::string unix_socket = opts.unix_socket;
+    const std::chrono::milliseconds grace = opts.shutdown_grace;
     listener l(srv, std::move(opts));
     // Signals are waited for on a context of their own, so the listener's stays private.
     asio::io_context signal_io;
     asio::signal_set signals(signal_io, SIGINT, SIGTERM);
-    signals.async_wait([&l](asio::error_code ec, int) {
-      if (!ec) l.stop();
-    });
+    // The first signal stops gracefully; a second one stops at once.
+    bool grace_started = false;
+    std::function<void(asio::error_code, int)> on_signal = [&](asio::error_code ec, int) {
+      if (ec) return;
+      if (grace_started) return l.stop();
+      grace_started = true;
+      l.shutdown(grace);
+      signals.async_wait(on_signal);
+    };
+    signals.async_wait(on_signal);
     std::thread signal_thread([&signal_io] { signal_io.run(); });
     detail::log_diagnostic(srv.options(), unix_socket.empty()
                                               ? "serving MCP over HTTP at http://" + host + ":" + std::to_string(l.port()) + path

@@ -60,6 +60,9 @@ class handler_impl {
     sessions_.close_all();
   }
 
+  void start_draining() { endpoint_.start_draining(); }
+  std::size_t requests_in_flight() const { return endpoint_.requests_in_flight(); }
+
   std::size_t expire_idle() { return sessions_.expire_idle(); }
   std::size_t sessions_open() const { return sessions_.size(); }
   transport_stats& stats() { return stats_; }
@@ -131,6 +134,19 @@ inline std::shared_ptr<blocking_writer> handler::handle_blocking(const request& 
 }
 
 inline void handler::close() { impl_->close(); }
+inline void handler::start_draining() { impl_->start_draining(); }
+inline std::size_t handler::requests_in_flight() const { return impl_->requests_in_flight(); }
+
+inline bool handler::drain(std::chrono::milliseconds grace) {
+  start_draining();
+  const auto deadline = std::chrono::steady_clock::now() + grace;
+  // Polled: a reply ends on whichever thread writes it, and nothing here is worth a wake-up path.
+  while (requests_in_flight() > 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const bool finished = requests_in_flight() == 0;
+  close();
+  return finished;
+}
 inline std::size_t handler::sessions_open() const { return impl_->sessions_open(); }
 
 // ---- blocking_writer ----
