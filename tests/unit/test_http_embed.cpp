@@ -598,3 +598,41 @@ TEST_CASE("http handler: drain() lets a running call answer, then refuses new re
   CHECK(late->wait_head().status == 503);
   CHECK(late->wait_head().body.find("shutting down") != std::string::npos);
 }
+
+TEST_CASE("http listener: shutdown() ends a 2026-07-28 listen stream at once, with its final result") {
+  mcp::server srv{mcp::server_info{"embed-test", "1.0.0"}, quiet()};
+  add_tools(srv);
+  mcp::http::options o;
+  o.port = 0;
+  test::serving listener(srv, o);
+  const json listen = rpc(7, "subscriptions/listen",
+                          {{"notifications", {{"toolsListChanged", true}}},
+                           {"_meta", {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                                      {"io.modelcontextprotocol/clientCapabilities", json::object()},
+                                      {"io.modelcontextprotocol/clientInfo", {{"name", "t"}, {"version", "1"}}}}}});
+  test::http_connection stream(listener.port());
+  stream.send(test::http_request("POST", "/mcp", listen.dump(),
+                                 {{"Accept", "application/json, text/event-stream"},
+                                  {"Content-Type", "application/json"},
+                                  {"MCP-Protocol-Version", "2026-07-28"},
+                                  {"Mcp-Method", "subscriptions/listen"}}));
+  auto acknowledged = stream.read(5s, [](const test::http_response& r) {
+    return r.body.find("notifications/subscriptions/acknowledged") != std::string::npos;
+  });
+  REQUIRE(acknowledged.status == 200);
+  REQUIRE(listener.listener().port() != 0);
+
+  const auto t0 = std::chrono::steady_clock::now();
+  listener.listener().shutdown(10s);
+  auto ended = stream.read(5s);
+  CHECK(ended.complete);
+  bool final_result = false;
+  for (const auto& e : ended.events()) {
+    if (e.data.empty()) continue;
+    const json m = json::parse(e.data);
+    final_result = final_result || (m.value("id", json()) == 7 && m["result"]["resultType"] == "complete");
+  }
+  CHECK(final_result);
+  CHECK(listener.returns_within(5s));
+  CHECK(std::chrono::steady_clock::now() - t0 < 5s);  // not the 10 s grace: nothing was left running
+}

@@ -91,11 +91,15 @@ class connection {
   // Requests of this connection whose handlers have not finished (listen streams included).
   std::size_t requests_in_flight() const { return session_->requests_in_flight(); }
 
+  // Ends this connection's 2026-07-28 listen streams now, each with its final result (a graceful
+  // stop: they would otherwise run until the client leaves). Any thread.
+  void end_listen_streams() { srv_.end_listeners(session_.get(), true); }
+
   // End of input: the client will send nothing more. Its 2026-07-28 listen streams end at once
   // with their final result (nothing can be asked of them any more); other requests in flight get
   // up to `grace` to finish; then close(). Blocks meanwhile.
   void finish(std::chrono::milliseconds grace) {
-    srv_.end_listeners(session_.get(), true);
+    end_listen_streams();
     const auto deadline = std::chrono::steady_clock::now() + grace;
     while (session_->requests_in_flight() > 0 && std::chrono::steady_clock::now() < deadline)
       std::this_thread::sleep_for(std::chrono::milliseconds(5));

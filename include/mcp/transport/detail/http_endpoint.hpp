@@ -25,6 +25,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -66,6 +67,39 @@ class transport_stats {
  private:
   mutable std::mutex mutex_;
   std::map<int, std::uint64_t> statuses_;
+};
+
+// ---- requests in flight ---------------------------------------------------------------------
+
+// The POSTs whose reply is still open, with the connection (core) each runs on: a graceful stop
+// waits for them and ends the listen streams among them. Threads: any.
+class in_flight_table {
+ public:
+  std::uint64_t add(std::shared_ptr<mcp::connection> core) {
+    std::lock_guard lock(mutex_);
+    live_.emplace(next_, std::move(core));
+    return next_++;
+  }
+  void remove(std::uint64_t key) {
+    std::lock_guard lock(mutex_);
+    live_.erase(key);
+  }
+  std::size_t size() const {
+    std::lock_guard lock(mutex_);
+    return live_.size();
+  }
+  std::vector<std::shared_ptr<mcp::connection>> cores() const {
+    std::lock_guard lock(mutex_);
+    std::vector<std::shared_ptr<mcp::connection>> out;
+    for (const auto& [key, core] : live_)
+      if (auto c = core.lock()) out.push_back(std::move(c));
+    return out;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::unordered_map<std::uint64_t, std::weak_ptr<mcp::connection>> live_;
+  std::uint64_t next_ = 0;
 };
 
 // ---- CORS --------------------------------------------------------------------------------------
@@ -370,10 +404,13 @@ class endpoint {
   }
 
   // Requests whose reply is still open (a handler runs, or its answer is being written).
-  std::size_t requests_in_flight() const { return in_flight_->load(); }
+  std::size_t requests_in_flight() const { return in_flight_->size(); }
   // From now on new requests are refused (503); replies, notifications and the calls already
-  // running go on. Any thread.
-  void start_draining() { draining_ = true; }
+  // running go on; 2026-07-28 listen streams end now with their final result. Any thread.
+  void start_draining() {
+    draining_ = true;
+    for (const auto& core : in_flight_->cores()) core->end_listen_streams();
+  }
 
   // One complete request; the answer goes to `ex`, now or later. Called on an io thread.
   void handle(const request& req, std::shared_ptr<exchange> ex) {
@@ -507,10 +544,10 @@ class endpoint {
     ex->respond(std::move(r));
   }
 
-  // The reply to one POST of requests, counted in flight for as long as it lives.
+  // The reply to one POST of requests, in flight for as long as it lives.
   std::shared_ptr<post_reply> reply_to(post_reply::setup setup) {
-    in_flight_->fetch_add(1);
-    setup.in_flight = std::shared_ptr<void>(nullptr, [count = in_flight_](void*) { count->fetch_sub(1); });
+    const std::uint64_t key = in_flight_->add(setup.core);
+    setup.in_flight = std::shared_ptr<void>(nullptr, [table = in_flight_, key](void*) { table->remove(key); });
     return std::make_shared<post_reply>(std::move(setup));
   }
 
@@ -759,7 +796,7 @@ class endpoint {
   std::string resource_path_;      // that resource's path ("/mcp"), another place the metadata is served
   std::string default_challenge_;  // a refusal's WWW-Authenticate when the hook gives none
   // Shared with the replies' tokens, which may outlive the endpoint.
-  std::shared_ptr<std::atomic<std::size_t>> in_flight_ = std::make_shared<std::atomic<std::size_t>>(0);
+  std::shared_ptr<in_flight_table> in_flight_ = std::make_shared<in_flight_table>();
   std::atomic<bool> draining_{false};
   // What the spec says to assume of a client that sends no MCP-Protocol-Version.
   static constexpr std::string_view assumed_version = "2025-03-26";
