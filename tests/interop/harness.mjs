@@ -62,8 +62,9 @@ export function canConnect(port) {
 }
 
 // Starts `command --http 127.0.0.1:PORT ...args` and waits until it accepts connections.
-// Returns { url, stop() , log() }; the server is killed when this process exits in any way.
-export async function startHttpServer(command, args, logPath) {
+// Returns { url, stop() , log() } (url with `scheme`, https for a server given a certificate); the
+// server is killed when this process exits in any way.
+export async function startHttpServer(command, args, logPath, scheme = 'http') {
   for (let attempt = 0; attempt < 3; ++attempt) {
     const port = await freePort();  // it can be taken before the server binds it: retry
     const log = fs.openSync(logPath, 'w');
@@ -87,7 +88,7 @@ export async function startHttpServer(command, args, logPath) {
         await exited;
       }
     };
-    if (up) return { url: `http://127.0.0.1:${port}/mcp`, stop, log: () => fs.readFileSync(logPath, 'utf8') };
+    if (up) return { url: `${scheme}://127.0.0.1:${port}/mcp`, stop, log: () => fs.readFileSync(logPath, 'utf8') };
     await stop();
   }
   throw new Error(`${path.basename(command)} did not start with --http; its log:\n${fs.readFileSync(logPath, 'utf8')}`);
@@ -95,8 +96,8 @@ export async function startHttpServer(command, args, logPath) {
 
 // Starts the server as startHttpServer does, runs `body(server)`, and stops the server however body
 // ends; when it throws, the server's log is printed first (unless `quiet`: a failure that is expected).
-export async function withHttpServer(command, args, logPath, body, { quiet = false } = {}) {
-  const server = await startHttpServer(command, args, logPath);
+export async function withHttpServer(command, args, logPath, body, { quiet = false, scheme = 'http' } = {}) {
+  const server = await startHttpServer(command, args, logPath, scheme);
   try {
     return await body(server);
   } catch (e) {

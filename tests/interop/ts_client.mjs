@@ -1,9 +1,13 @@
 // The official TypeScript SDK client against the notes example server, over stdio or Streamable
 // HTTP: every tool, their structured results (the client checks them against each outputSchema)
-// and the isError paths a model relies on.
+// and the isError paths a model relies on. Over https (examples/https, the SDK's own TLS) with the
+// throwaway certificate the ctest made, which node trusts through NODE_EXTRA_CA_CERTS; curl then
+// checks the same server, and that it refuses the server when it does not trust the certificate.
 //
 //   node ts_client.mjs --transport stdio|http --server PATH/notes --work DIR
+//   node ts_client.mjs --transport https --server PATH/https_notes --work DIR --cert PEM --key PEM
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -78,6 +82,22 @@ async function exercise(client) {
   await client.ping();
 }
 
+// curl over https: initialize answered when it trusts the certificate, refused (exit 60) when not;
+// plain HTTP to the same port gets no answer at all (exit 52), and the server goes on serving.
+function curlChecks(url, cert) {
+  const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize',
+                                params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'curl', version: '1' } } });
+  const args = ['-sS', '--max-time', '10', '-H', 'Content-Type: application/json', '-H', 'Accept: application/json, text/event-stream',
+                '-d', init, url];
+  const plain = spawnSync('curl', [...args.slice(0, -1), url.replace(/^https:/, 'http:')], { encoding: 'utf8' });
+  assert.equal(plain.status, 52, `plain HTTP to the https port: ${plain.stderr}`);
+  const trusted = spawnSync('curl', ['--cacert', cert, ...args], { encoding: 'utf8' });
+  assert.equal(trusted.status, 0, `curl --cacert: ${trusted.stderr}`);
+  assert.equal(JSON.parse(trusted.stdout).result.serverInfo.name, 'notes');
+  const untrusted = spawnSync('curl', args, { encoding: 'utf8' });
+  assert.equal(untrusted.status, 60, `curl without the certificate must refuse the server: ${untrusted.stderr}`);
+}
+
 run(async () => {
   const opt = options(['transport', 'server', 'work']);
   const work = freshDir(opt.work);
@@ -92,8 +112,10 @@ run(async () => {
     } finally {
       await client.close();
     }
-  } else if (opt.transport === 'http') {
-    await withHttpServer(opt.server, ['--store', store], path.join(work, 'server.log'), async (server) => {
+  } else if (opt.transport === 'http' || opt.transport === 'https') {
+    const https = opt.transport === 'https';
+    const args = ['--store', store, ...(https ? ['--cert', opt.cert, '--key', opt.key] : [])];
+    await withHttpServer(opt.server, args, path.join(work, 'server.log'), async (server) => {
       const transport = new StreamableHTTPClientTransport(new URL(server.url));
       await client.connect(transport);
       assert.equal(client.getServerVersion().name, 'notes');
@@ -101,9 +123,10 @@ run(async () => {
       await exercise(client);
       await transport.terminateSession();  // DELETE
       await client.close();
-    });
+      if (https) curlChecks(server.url, opt.cert);
+    }, { scheme: opt.transport });
   } else {
-    throw new Error(`--transport must be stdio or http, not '${opt.transport}'`);
+    throw new Error(`--transport must be stdio, http or https, not '${opt.transport}'`);
   }
   console.log(`ts_client (${opt.transport}): all checks passed`);
 });

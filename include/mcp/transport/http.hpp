@@ -24,6 +24,7 @@
 //   is answered 204 before the auth hook (browsers send it without credentials).
 #pragma once
 
+#include <mcp/transport/detail/http_connection.hpp>
 #include <mcp/transport/detail/http_parser.hpp>
 #include <mcp/transport/http_handler.hpp>
 #include <mcp/json/json.hpp>
@@ -75,6 +76,8 @@ struct options : handler_options {
   // serve()'s graceful stop on SIGINT or SIGTERM (listener::shutdown): how long running calls get
   // to answer before their connections are closed.
   std::chrono::milliseconds shutdown_grace = std::chrono::seconds(10);
+  // HTTPS: set by mcp::http::use_tls (transport/https.hpp, which needs OpenSSL). Null: plain HTTP.
+  detail::http::tls_factory tls;
 };
 
 // Binds in the constructor (std::system_error naming the address when it cannot). Two ways to run:

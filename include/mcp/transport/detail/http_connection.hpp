@@ -45,11 +45,25 @@ inline namespace v0 {
 namespace detail {
 namespace http {
 
+// TLS over a connection's socket (transport/https.hpp makes one, over OpenSSL): once its handshake
+// is done, the connection reads and writes through it. Without one, the socket is used directly.
+// Called on the connection's strand only; completions come there too.
+class tls_layer {
+ public:
+  using done = std::function<void(asio::error_code, std::size_t)>;
+  virtual ~tls_layer() = default;
+  virtual void async_handshake(std::function<void(asio::error_code)> fn) = 0;
+  virtual void async_read_some(asio::mutable_buffer into, done fn) = 0;
+  virtual void async_write(std::vector<asio::const_buffer> from, done fn) = 0;  // all of it
+};
+using tls_factory = std::function<std::unique_ptr<tls_layer>(asio::generic::stream_protocol::socket&)>;
+
 struct connection_settings {
   http_limits limits;
   std::chrono::milliseconds read_timeout{30000};
   std::chrono::milliseconds idle_timeout{120000};
   std::chrono::milliseconds sse_keepalive{15000};  // zero: never
+  tls_factory tls;                                 // null: plain HTTP
 };
 
 // What a connection reports to its owner. Every hook is called on the connection's strand.
@@ -139,7 +153,8 @@ class connection : public std::enable_shared_from_this<connection> {
         timer_(strand_),
         settings_(settings),
         hooks_(hooks),
-        parser_(settings.limits) {}
+        parser_(settings.limits),
+        tls_(settings.tls ? settings.tls(socket_) : nullptr) {}
 
   void start() {
     asio::post(strand_, [self = shared_from_this()] {
@@ -147,8 +162,20 @@ class connection : public std::enable_shared_from_this<connection> {
         asio::error_code ignored;
         self->socket_.set_option(tcp::no_delay(true), ignored);  // fails harmlessly on a Unix socket
         self->socket_.non_blocking(true, ignored);  // flush() writes what the socket takes at once
-        self->arm_timer(self->settings_.idle_timeout, timer_kind::idle);
-        self->read();
+        if (!self->tls_) {
+          self->arm_timer(self->settings_.idle_timeout, timer_kind::idle);
+          return self->read();
+        }
+        // The handshake must be over within read_timeout, like a request.
+        self->arm_timer(self->settings_.read_timeout, timer_kind::handshake);
+        self->tls_->async_handshake([self](asio::error_code ec) {
+          self->guard([&] {
+            if (self->closed_) return;
+            if (ec) return self->close();
+            self->arm_timer(self->settings_.idle_timeout, timer_kind::idle);
+            self->read();
+          });
+        });
       });
     });
   }
@@ -165,7 +192,7 @@ class connection : public std::enable_shared_from_this<connection> {
 
  private:
   friend class connection_exchange;
-  enum class timer_kind { idle, read, linger, keepalive };
+  enum class timer_kind { idle, read, linger, keepalive, handshake };
 
   static constexpr std::chrono::milliseconds linger_time{2000};
 
@@ -201,9 +228,11 @@ class connection : public std::enable_shared_from_this<connection> {
     if (reading_ || closed_ || input_done_) return;
     if (current_ && pending_.size() >= settings_.limits.max_pending_input) return;  // resumed when the response ends
     reading_ = true;
-    socket_.async_read_some(asio::buffer(read_buffer_), [self = shared_from_this()](asio::error_code ec, std::size_t n) {
+    auto on_read = [self = shared_from_this()](asio::error_code ec, std::size_t n) {
       self->guard([&] { self->on_read(ec, n); });
-    });
+    };
+    if (tls_) return tls_->async_read_some(asio::buffer(read_buffer_), std::move(on_read));
+    socket_.async_read_some(asio::buffer(read_buffer_), std::move(on_read));
   }
 
   void on_read(asio::error_code ec, std::size_t n) {
@@ -389,8 +418,9 @@ class connection : public std::enable_shared_from_this<connection> {
     }
     // A response usually fits the socket's buffer: written now, it needs no asynchronous write
     // (and no completion to schedule). What the socket does not take goes the asynchronous way.
+    // (TLS writes records: always the asynchronous way.)
     asio::error_code ec;
-    const std::size_t now = socket_.write_some(buffers, ec);
+    const std::size_t now = tls_ ? 0 : socket_.write_some(buffers, ec);
     if (ec == asio::error::would_block || ec == asio::error::try_again) ec = {};
     if (ec || now == total) return on_written(ec, now);
     std::size_t skip = now;
@@ -398,9 +428,11 @@ class connection : public std::enable_shared_from_this<connection> {
     while (skip >= first->size()) skip -= (first++)->size();
     *first += skip;
     buffers.erase(buffers.begin(), first);
-    asio::async_write(socket_, buffers, [self = shared_from_this(), now](asio::error_code ec, std::size_t n) {
+    auto on_written = [self = shared_from_this(), now](asio::error_code ec, std::size_t n) {
       self->guard([&] { self->on_written(ec, now + n); });
-    });
+    };
+    if (tls_) return tls_->async_write(std::move(buffers), std::move(on_written));
+    asio::async_write(socket_, buffers, std::move(on_written));
   }
 
   void on_written(asio::error_code ec, std::size_t n) {
@@ -467,6 +499,7 @@ class connection : public std::enable_shared_from_this<connection> {
         return fail(std::move(r));
       }
       case timer_kind::linger:
+      case timer_kind::handshake:  // nothing can be answered before it is done
         return close();
       case timer_kind::keepalive:
         if (!streaming_) return;
@@ -493,6 +526,7 @@ class connection : public std::enable_shared_from_this<connection> {
   const connection_settings settings_;
   const connection_hooks hooks_;
   request_parser parser_;
+  std::unique_ptr<tls_layer> tls_;  // over socket_; null: plain HTTP
   std::array<char, 16384> read_buffer_{};
   std::string pending_;  // received, not yet parsed
   std::shared_ptr<connection_exchange> current_;

@@ -70,6 +70,7 @@ class listener_impl : public std::enable_shared_from_this<listener_impl> {
     settings_.read_timeout = opts_.read_timeout;
     settings_.idle_timeout = opts_.idle_timeout;
     settings_.sse_keepalive = opts_.sse_keepalive;
+    settings_.tls = opts_.tls;
     // Its own loop runs until stopped. The caller's runs as long as the caller wants: a guard taken
     // and dropped there would even stop it (asio stops a loop whose work count falls to zero).
     if (!external_) work_.emplace(asio::make_work_guard(io_));
@@ -386,6 +387,7 @@ inline int serve(mcp::server& srv, options opts) {
     const std::string path = opts.path;
     const std::string unix_socket = opts.unix_socket;
     const std::chrono::milliseconds grace = opts.shutdown_grace;
+    const bool tls = static_cast<bool>(opts.tls);
     listener l(srv, std::move(opts));
     // Signals are waited for on a context of their own, so the listener's stays private.
     asio::io_context signal_io;
@@ -402,7 +404,8 @@ inline int serve(mcp::server& srv, options opts) {
     signals.async_wait(on_signal);
     std::thread signal_thread([&signal_io] { signal_io.run(); });
     detail::log_diagnostic(srv.options(), unix_socket.empty()
-                                              ? "serving MCP over HTTP at http://" + host + ":" + std::to_string(l.port()) + path
+                                              ? std::string("serving MCP over HTTP at ") + (tls ? "https://" : "http://") +
+                                                    host + ":" + std::to_string(l.port()) + path
                                               : "serving MCP over HTTP on the Unix socket " + unix_socket + ", at " + path);
     l.run();
     asio::error_code ignored;
