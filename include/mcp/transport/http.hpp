@@ -71,7 +71,8 @@ struct options : handler_options {
   // An SSE stream quiet this long gets a comment line (": keep-alive"), which clients ignore and
   // idle-cutting proxies count as traffic. Zero: never.
   std::chrono::milliseconds sse_keepalive = std::chrono::seconds(15);
-  // Connections open at once; one more is answered 503 with Retry-After and closed. 0: no cap.
+  // Connections open at once; one more is answered 503 with Retry-After and closed (over TLS,
+  // closed without an answer). 0: no cap.
   std::size_t max_connections = 1024;
   // serve()'s graceful stop on SIGINT or SIGTERM (listener::shutdown): how long running calls get
   // to answer before their connections are closed.

@@ -217,7 +217,9 @@ class listener_impl : public std::enable_shared_from_this<listener_impl> {
         full = opts_.max_connections != 0 && connections_.size() >= opts_.max_connections;
       }
       if (full) {
-        refuse_busy(std::move(socket), strand);
+        asio::error_code ignored;
+        if (opts_.tls) socket.close(ignored);  // an answer would need a handshake: the cap saves that too
+        else refuse_busy(std::move(socket), strand);
         accept();
         return;
       }
