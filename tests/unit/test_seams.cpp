@@ -435,6 +435,15 @@ TEST_CASE("identity: resources, resource templates and prompts with scopes are h
   refused(ann.request("resources/read", {{"uri", "secret://plan"}}), "the resource 'secret://plan'");
   refused(ann.request("resources/read", {{"uri", "secret://notes/7"}}), "the resource 'secret://notes/7'");
   refused(ann.request("prompts/get", {{"name", "confidential"}}), "the prompt 'confidential'");
+  // Nor completing their arguments, nor hearing of their updates.
+  const json complete_prompt = {{"ref", {{"type", "ref/prompt"}, {"name", "confidential"}}},
+                                {"argument", {{"name", "topic"}, {"value", "x"}}}};
+  const json complete_template = {{"ref", {{"type", "ref/resource"}, {"uri", "secret://notes/{id}"}}},
+                                  {"argument", {{"name", "id"}, {"value", "1"}}}};
+  refused(ann.request("completion/complete", complete_prompt), "the prompt 'confidential'");
+  refused(ann.request("completion/complete", complete_template), "the resource template 'secret://notes/{id}'");
+  refused(ann.request("resources/subscribe", {{"uri", "secret://plan"}}), "the resource 'secret://plan'");
+  CHECK(ann.result("resources/subscribe", {{"uri", "public://readme"}}).is_object());
   CHECK(ann.result("resources/read", {{"uri", "public://readme"}})["contents"][0]["text"] == "hello");
   CHECK(ann.result("prompts/get", {{"name", "open"}})["messages"].size() == 1);
   // An unknown name's error lists only what the caller may see.
@@ -452,6 +461,9 @@ TEST_CASE("identity: resources, resource templates and prompts with scopes are h
   CHECK(listed(bob.result("prompts/list"), "prompts", "name") == std::set<std::string>{"confidential", "open"});
   CHECK(bob.result("resources/read", {{"uri", "secret://notes/7"}})["contents"][0]["text"] == "note 7");
   CHECK(bob.result("prompts/get", {{"name", "confidential"}})["messages"][0]["content"]["text"] == "secret prompt");
+  CHECK(bob.result("completion/complete", complete_prompt).contains("completion"));
+  CHECK(bob.result("completion/complete", complete_template).contains("completion"));
+  CHECK(bob.result("resources/subscribe", {{"uri", "secret://notes/2"}}).is_object());
 
   // A 2026-07-28 request, and nobody authenticated (not checked).
   mcp::testing::client modern(f.srv);
@@ -463,8 +475,13 @@ TEST_CASE("identity: resources, resource templates and prompts with scopes are h
   CHECK(local.result("resources/read", {{"uri", "secret://plan"}})["contents"][0]["text"] == "the plan");
 
   // What an authenticating transport asks before it runs the request.
-  for (const char* text : {R"({"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"secret://notes/3"}})",
-                           R"({"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"confidential"}})"}) {
+  for (const char* text :
+       {R"({"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"secret://notes/3"}})",
+        R"({"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"confidential"}})",
+        R"({"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"secret://plan"}})",
+        R"({"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"confidential"},"argument":{"name":"a","value":""}}})",
+        R"({"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/resource","uri":"secret://notes/{id}"},"argument":{"name":"id","value":""}}})"}) {
+    INFO(text);
     auto m = mcp::message::read(text);
     CHECK_FALSE(local.connection().check_access(m));
     m.set_caller(who("ann", {}));

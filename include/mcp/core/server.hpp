@@ -343,11 +343,12 @@ class server {
   json list_resource_templates(const json& params, const identity* caller) const;
   // The resource or template `uri` names (one of the two, or neither) and its scopes' verdict.
   std::optional<protocol_error> resource_access(const std::string& uri, const identity* caller) const;
+  std::optional<protocol_error> prompt_access(const std::string& name, const identity* caller) const;
   json read_resource(context& ctx, const json& params) const;
   json subscription(context& ctx, const json& params, bool subscribe) const;
   json list_prompts(const json& params, const identity* caller) const;
   json get_prompt(context& ctx, const json& params) const;
-  json complete(const json& params) const;
+  json complete(const json& params, const identity* caller) const;
   template <class Item, class Describe>
   json list_page(const std::vector<Item>& items, const json& params, const char* key, Describe describe) const;
 

@@ -199,6 +199,8 @@ inline json server::read_resource(context& ctx, const json& params) const {
 
 inline json server::subscription(context& ctx, const json& params, bool subscribe) const {
   const std::string uri = detail::required_string(params, "uri");
+  if (subscribe)  // updates of what the caller may not read are not theirs to hear of
+    if (auto refusal = resource_access(uri, ctx.caller())) throw *refusal;
   if (const auto& s = ctx.session_) subscribe ? s->subscribe(uri) : s->unsubscribe(uri);
   std::vector<std::function<void(const std::string&, bool)>> hooks;
   {
@@ -238,7 +240,7 @@ inline json server::get_prompt(context& ctx, const json& params) const {
   return prompt->get(arguments, ctx);
 }
 
-inline json server::complete(const json& params) const {
+inline json server::complete(const json& params, const identity* caller) const {
   auto ref = params.find("ref");
   auto argument = params.find("argument");
   if (ref == params.end() || !ref->is_object() || argument == params.end() || !argument->is_object())
@@ -251,14 +253,18 @@ inline json server::complete(const json& params) const {
     std::shared_lock lock(registry_mutex_);
     if (type == "ref/prompt") {
       target = detail::required_string(*ref, "name");
-      bool known = std::any_of(prompts_.begin(), prompts_.end(), [&](const auto& p) { return p->name == target; });
-      if (!known) throw protocol_error(error_code::invalid_params, "Invalid params: no prompt named '" + target + "'");
+      auto prompt = std::find_if(prompts_.begin(), prompts_.end(), [&](const auto& p) { return p->name == target; });
+      if (prompt == prompts_.end())
+        throw protocol_error(error_code::invalid_params, "Invalid params: no prompt named '" + target + "'");
+      if (auto refusal = detail::scope_refusal(caller, (*prompt)->scopes, "the prompt '" + target + "'")) throw *refusal;
     } else if (type == "ref/resource") {
       target = detail::required_string(*ref, "uri");
-      bool known = std::any_of(templates_.begin(), templates_.end(),
-                               [&](const auto& t) { return t->info.uri_template == target; });
-      if (!known)
+      auto family = std::find_if(templates_.begin(), templates_.end(),
+                                 [&](const auto& t) { return t->info.uri_template == target; });
+      if (family == templates_.end())
         throw protocol_error(error_code::invalid_params, "Invalid params: no resource template '" + target + "'");
+      if (auto refusal = detail::scope_refusal(caller, (*family)->info.scopes, "the resource template '" + target + "'"))
+        throw *refusal;
     } else {
       throw protocol_error(error_code::invalid_params, "Invalid params: \"ref.type\" must be ref/prompt or ref/resource");
     }

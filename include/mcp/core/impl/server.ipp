@@ -589,15 +589,37 @@ inline std::optional<protocol_error> server::check_access(const message& m) cons
     auto tool = find_tool(*name);
     return tool ? detail::scope_refusal(caller, tool->def.scopes, "the tool '" + *name + "'") : std::nullopt;
   }
-  if (method == "resources/read") {
+  if (method == "resources/read" || method == "resources/subscribe") {
     const std::string* uri = param("uri");
     return uri ? resource_access(*uri, caller) : std::nullopt;
   }
-  if (method == "prompts/get" && name) {
-    std::shared_lock lock(registry_mutex_);
-    for (const auto& p : prompts_)
-      if (p->name == *name) return detail::scope_refusal(caller, p->scopes, "the prompt '" + *name + "'");
+  if (method == "prompts/get" && name) return prompt_access(*name, caller);
+  if (method == "completion/complete") {  // completing an argument of what the caller may not use
+    const json& rest = m.params_.rest();
+    const json* ref = rest.is_object() && rest.contains("ref") && rest["ref"].is_object() ? &rest["ref"] : nullptr;
+    auto ref_string = [ref](const char* key) -> const std::string* {
+      auto it = ref->find(key);
+      return it != ref->end() && it->is_string() ? &it->get_ref<const std::string&>() : nullptr;
+    };
+    const std::string* type = ref ? ref_string("type") : nullptr;
+    if (type && *type == "ref/prompt") {
+      if (const std::string* prompt = ref_string("name")) return prompt_access(*prompt, caller);
+    } else if (type && *type == "ref/resource") {
+      if (const std::string* uri_template = ref_string("uri")) {
+        std::shared_lock lock(registry_mutex_);
+        for (const auto& t : templates_)
+          if (t->info.uri_template == *uri_template)
+            return detail::scope_refusal(caller, t->info.scopes, "the resource template '" + *uri_template + "'");
+      }
+    }
   }
+  return std::nullopt;
+}
+
+inline std::optional<protocol_error> server::prompt_access(const std::string& name, const identity* caller) const {
+  std::shared_lock lock(registry_mutex_);
+  for (const auto& p : prompts_)
+    if (p->name == name) return detail::scope_refusal(caller, p->scopes, "the prompt '" + name + "'");
   return std::nullopt;
 }
 
@@ -674,7 +696,7 @@ inline void server::install_builtin_methods() {
   add("resources/unsubscribe", false, [this](context& ctx, const json& p) { return subscription(ctx, p, false); });
   add("prompts/list", false, [this](context& ctx, const json& p) { return list_prompts(p, ctx.caller()); });
   add("prompts/get", true, [this](context& ctx, const json& p) { return get_prompt(ctx, p); });
-  add("completion/complete", true, [this](context&, const json& p) { return complete(p); });
+  add("completion/complete", true, [this](context& ctx, const json& p) { return complete(p, ctx.caller()); });
   add("logging/setLevel", false, [](context& ctx, const json& p) {
     auto level = p.find("level");
     std::optional<log_level> parsed;
