@@ -52,6 +52,7 @@ struct served {
   std::unique_ptr<test::serving> listener;
   std::mutex mutex;
   std::vector<std::string> seen_by_middleware;
+  std::vector<std::string> refused_in_middleware;  // methods refused for a missing scope, as middleware saw them
 
   explicit served(bool stateless = false) {
     srv.tool("whoami", "The caller", [](mcp::context& ctx) {
@@ -73,7 +74,13 @@ struct served {
         std::lock_guard lock(mutex);
         seen_by_middleware.push_back(r.ctx().caller() ? r.ctx().caller()->subject : "-");
       }
-      next();
+      try {
+        next();
+      } catch (...) {  // next() rethrows what failed, with the outcome recorded
+        std::lock_guard lock(mutex);
+        if (r.error_code() == mcp::error_code::insufficient_scope) refused_in_middleware.emplace_back(r.method());
+        throw;
+      }
     });
     mcp::http::options o;
     o.host = "127.0.0.1";
@@ -243,8 +250,10 @@ TEST_CASE("http auth: 2025-11-25 sessions; the caller reaches handlers, middlewa
   std::lock_guard lock(s.mutex);
   CHECK(std::count(s.seen_by_middleware.begin(), s.seen_by_middleware.end(), "bob") == 5);
   CHECK(std::count(s.seen_by_middleware.begin(), s.seen_by_middleware.end(), "-") == 1);
-  // The refused requests never ran: middleware saw ann's whoami and three lists only.
-  CHECK(std::count(s.seen_by_middleware.begin(), s.seen_by_middleware.end(), "ann") == 4);
+  // Middleware saw ann's whoami, three lists and, with their outcome, the three refused requests
+  // (an audit log records the attempts that the 403s answered).
+  CHECK(std::count(s.seen_by_middleware.begin(), s.seen_by_middleware.end(), "ann") == 7);
+  CHECK(s.refused_in_middleware == std::vector<std::string>{"tools/call", "resources/read", "prompts/get"});
 }
 
 TEST_CASE("http auth: stateless mode and 2026-07-28 requests carry the caller too") {

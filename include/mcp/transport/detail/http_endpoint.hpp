@@ -506,23 +506,19 @@ class endpoint {
     return false;
   }
 
-  // A request the caller lacks a scope for (connection::check_access) is answered 403 before it
-  // runs, with the scopes it needs in the challenge (RFC 6750 §3.1) and -32003 in the body.
-  bool access_granted(const mcp::connection& core, const message& in, const std::shared_ptr<exchange>& ex) {
-    if (!in.caller() || !in.is_request()) return true;
-    auto refusal = core.check_access(in);
-    if (!refusal) return true;
+  // A request the caller lacks a scope for is refused by the core, inside the middleware (an audit
+  // log sees the attempt); its JSON answer goes out as 403 with the scopes it needs in the
+  // challenge (RFC 6750 §3.1) and -32003 in the body.
+  void insufficient_scope_head(const json& error, response& head) const {
     mcp::http::bearer_challenge challenge;
     challenge.error = "insufficient_scope";
-    const json& data = refusal->data();
+    const json& data = error.contains("data") ? error["data"] : error;
     if (data.is_object() && data.contains("requiredScopes") && data["requiredScopes"].is_array())
       for (const auto& s : data["requiredScopes"])
         if (s.is_string()) challenge.scopes.push_back(s.get<std::string>());
     challenge.resource_metadata = metadata_url_;
-    response r = json_response(403, jsonrpc::error(in.id(), refusal->code(), refusal->what(), refusal->data()));
-    r.headers.add("WWW-Authenticate", challenge.to_string());
-    ex->respond(std::move(r));
-    return false;
+    head.status = 403;
+    head.headers.set("WWW-Authenticate", challenge.to_string());
   }
 
   // The answer to a CORS preflight (Fetch standard, "CORS-preflight fetch"): the methods the path
@@ -546,6 +542,11 @@ class endpoint {
 
   // The reply to one POST of requests, in flight for as long as it lives.
   std::shared_ptr<post_reply> reply_to(post_reply::setup setup) {
+    setup.on_json = [this, then = std::move(setup.on_json)](const json* error, response& head) {
+      if (then) then(error, head);
+      if (error && error->is_object() && error->value("code", 0) == error_code::insufficient_scope)
+        insufficient_scope_head(*error, head);
+    };
     const std::uint64_t key = in_flight_->add(setup.core);
     setup.in_flight = std::shared_ptr<void>(nullptr, [table = in_flight_, key](void*) { table->remove(key); });
     return std::make_shared<post_reply>(std::move(setup));
@@ -642,7 +643,6 @@ class endpoint {
     owner->touch();
 
     if (!in.is_request()) return post_no_reply(ex, *owner->core(), std::move(in));
-    if (!access_granted(*owner->core(), in, ex)) return;
     setup.ex = ex;
     setup.owner = owner;
     setup.core = owner->core();
@@ -669,7 +669,6 @@ class endpoint {
     auto core = std::make_shared<mcp::connection>(srv_, std::make_shared<discard_outbound>(), run_);
     if (!is_initialize) core->serve_sessionless(header_version.value_or(std::string(latest_protocol_version)));
     if (!in.is_request()) return post_no_reply(ex, *core, std::move(in));
-    if (!access_granted(*core, in, ex)) return;
     post_reply::setup setup;
     setup.ex = ex;
     setup.core = core;
@@ -731,7 +730,6 @@ class endpoint {
       const int status = refusal->code() == error_code::invalid_params ? 400 : status_for(refusal->code());
       return refuse(status, in.id(), refusal->code(), refusal->what(), refusal->data());
     }
-    if (!access_granted(*core, in, ex)) return;
 
     ex->on_disconnect([weak = std::weak_ptr<mcp::connection>(core)] {
       if (auto c = weak.lock()) c->close();
