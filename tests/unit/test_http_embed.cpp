@@ -58,6 +58,20 @@ void add_tools(mcp::server& srv) {
   srv.add_tool(nap);
 }
 
+// The test tools behind the SDK's listener on a free port of 127.0.0.1, for as long as the scope lasts.
+struct tools_served {
+  mcp::server srv{mcp::server_info{"embed-test", "1.0.0"}, quiet()};
+  test::serving listener;
+  explicit tools_served(mcp::http::options o = {}) : listener((add_tools(srv), srv), on_free_port(std::move(o))) {}
+  unsigned short port() const { return listener.port(); }
+
+ private:
+  static mcp::http::options on_free_port(mcp::http::options o) {
+    o.port = 0;
+    return o;
+  }
+};
+
 json rpc(long long id, const std::string& method, json params = json::object()) {
   return {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}};
 }
@@ -401,12 +415,10 @@ TEST_CASE("http statuses: the notes tools mounted in cpp-httplib answer the same
 #endif
 
 TEST_CASE("http listener: past max_connections a new connection gets 503 with Retry-After; a freed slot is taken again") {
-  mcp::server srv{mcp::server_info{"embed-test", "1.0.0"}, quiet()};
-  add_tools(srv);
   mcp::http::options o;
-  o.port = 0;
   o.max_connections = 2;
-  test::serving listener(srv, o);
+  tools_served served(o);
+  auto& listener = served.listener;
   {
     auto first = std::make_unique<test::http_connection>(listener.port());
     test::http_connection second(listener.port());
@@ -423,23 +435,21 @@ TEST_CASE("http listener: past max_connections a new connection gets 503 with Re
     CHECK(third.wait_closed(std::chrono::seconds(3)));
 
     first.reset();  // a slot frees once the listener has seen the close
-    bool served = false;
-    for (int attempt = 0; attempt < 50 && !served; ++attempt) {
+    bool taken = false;
+    for (int attempt = 0; attempt < 50 && !taken; ++attempt) {
       test::http_connection again(listener.port());
-      served = call(again, session, 3, "nap", {{"ms", 1}}).status == 200;
-      if (!served) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      taken = call(again, session, 3, "nap", {{"ms", 1}}).status == 200;
+      if (!taken) std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    CHECK(served);
+    CHECK(taken);
   }
 }
 
 TEST_CASE("http listener: a quiet SSE stream gets keep-alive comments, and events still arrive whole") {
-  mcp::server srv{mcp::server_info{"embed-test", "1.0.0"}, quiet()};
-  add_tools(srv);
   mcp::http::options o;
-  o.port = 0;
   o.sse_keepalive = std::chrono::milliseconds(100);
-  test::serving listener(srv, o);
+  tools_served served(o);
+  auto& listener = served.listener;
   {
     test::http_connection conn(listener.port());
     const auto h = session_headers(open_session(conn));
@@ -454,7 +464,7 @@ TEST_CASE("http listener: a quiet SSE stream gets keep-alive comments, and event
     CHECK(quiet_stream.status == 200);
     CHECK(quiet_stream.body.find(": keep-alive\n\n") != std::string::npos);
     // A notification still arrives as an event among them.
-    srv.notify_all("notifications/tools/list_changed");
+    served.srv.notify_all("notifications/tools/list_changed");
     auto later = stream.read(std::chrono::seconds(2), [](const test::http_response& r) {
       return r.body.find("list_changed") != std::string::npos;
     });
@@ -465,17 +475,15 @@ TEST_CASE("http listener: a quiet SSE stream gets keep-alive comments, and event
 }
 
 TEST_CASE("http listener: a browser's preflight and answers carry CORS headers for an allowed origin only") {
-  mcp::server srv{mcp::server_info{"embed-test", "1.0.0"}, quiet()};
-  add_tools(srv);
   mcp::http::options o;
-  o.port = 0;
   o.allowed_origins = {"https://app.example"};
   // A preflight carries no credentials: it must be answered before the auth hook would refuse it.
   o.authorize = [](const mcp::http::auth_request& r) {
     return r.authorization && *r.authorization == "Bearer good" ? mcp::http::auth_result{}
                                                                 : mcp::http::auth_result::refuse();
   };
-  test::serving listener(srv, o);
+  tools_served served(o);
+  auto& listener = served.listener;
   test::http_connection conn(listener.port());
   const std::vector<test::header> preflight = {{"Origin", "https://app.example"},
                                                {"Access-Control-Request-Method", "POST"},
@@ -521,11 +529,8 @@ TEST_CASE("http listener: a browser's preflight and answers carry CORS headers f
 }
 
 TEST_CASE("http listener: shutdown() lets a running call answer, refuses new requests, ends listen streams") {
-  mcp::server srv{mcp::server_info{"embed-test", "1.0.0"}, quiet()};
-  add_tools(srv);
-  mcp::http::options o;
-  o.port = 0;
-  test::serving listener(srv, o);
+  tools_served served;
+  auto& listener = served.listener;
   test::http_connection conn(listener.port());
   const auto h = session_headers(open_session(conn));
   test::http_connection stream(listener.port());
@@ -555,11 +560,8 @@ TEST_CASE("http listener: shutdown() lets a running call answer, refuses new req
 }
 
 TEST_CASE("http listener: a call still running when the grace period ends is cut off") {
-  mcp::server srv{mcp::server_info{"embed-test", "1.0.0"}, quiet()};
-  add_tools(srv);
-  mcp::http::options o;
-  o.port = 0;
-  test::serving listener(srv, o);
+  tools_served served;
+  auto& listener = served.listener;
   test::http_connection conn(listener.port());
   const auto h = session_headers(open_session(conn));
   conn.send(test::http_request("POST", "/mcp",
@@ -600,11 +602,8 @@ TEST_CASE("http handler: drain() lets a running call answer, then refuses new re
 }
 
 TEST_CASE("http listener: shutdown() ends a 2026-07-28 listen stream at once, with its final result") {
-  mcp::server srv{mcp::server_info{"embed-test", "1.0.0"}, quiet()};
-  add_tools(srv);
-  mcp::http::options o;
-  o.port = 0;
-  test::serving listener(srv, o);
+  tools_served served;
+  auto& listener = served.listener;
   const json listen = rpc(7, "subscriptions/listen",
                           {{"notifications", {{"toolsListChanged", true}}},
                            {"_meta", {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
