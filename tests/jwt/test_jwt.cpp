@@ -236,12 +236,17 @@ TEST_CASE("jwt example: 401 for bad tokens, 403 and a shorter list without the s
   std::multiset<std::string> callers;
   for (const auto& line : json_lines(audit)) callers.insert(line["caller"].get<std::string>());
   CHECK(callers.count("ann") == 3);  // tools/list, add_note, list_notes (2026)
-  CHECK(callers.count("bob") == 3);  // tools/list, whoami, list_notes (2026): the refused calls never ran
+  // tools/list, whoami, list_notes (2026), and the two refused add_note calls: an audit log sees them
+  CHECK(callers.count("bob") == 5);
+  int refusals = 0;
+  for (const auto& line : json_lines(audit))
+    refusals += line["caller"] == "bob" && line["tool"] == "add_note" && line["error_code"] == -32003;
+  CHECK(refusals == 2);
   const auto span_lines = json_lines(spans);
   CHECK(span_lines.size() == json_lines(audit).size());
   int in_trace = 0;
   for (const auto& s : span_lines) in_trace += s["traceId"] == "4bf92f3577b34da6a3ce929d0e0e4736";
-  CHECK(in_trace == 2);  // the 2026-07-28 calls that ran (the refused one never reached the chain)
+  CHECK(in_trace == 3);  // the 2026-07-28 calls that reached the chain, the refused one too (not the 401)
   std::remove(public_key.c_str());
   std::remove(spans.c_str());
   std::remove(audit.c_str());
