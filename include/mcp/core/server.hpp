@@ -343,7 +343,9 @@ class server {
   json list_resource_templates(const json& params, const identity* caller) const;
   // The resource or template `uri` names (one of the two, or neither) and its scopes' verdict.
   std::optional<protocol_error> resource_access(const std::string& uri, const identity* caller) const;
+  // The same for the prompt `name`, and for the template whose pattern is `uri_template`.
   std::optional<protocol_error> prompt_access(const std::string& name, const identity* caller) const;
+  std::optional<protocol_error> template_access(const std::string& uri_template, const identity* caller) const;
   json read_resource(context& ctx, const json& params) const;
   json subscription(context& ctx, const json& params, bool subscribe) const;
   json list_prompts(const json& params, const identity* caller) const;

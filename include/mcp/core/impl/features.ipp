@@ -253,22 +253,20 @@ inline json server::complete(const json& params, const identity* caller) const {
     std::shared_lock lock(registry_mutex_);
     if (type == "ref/prompt") {
       target = detail::required_string(*ref, "name");
-      auto prompt = std::find_if(prompts_.begin(), prompts_.end(), [&](const auto& p) { return p->name == target; });
-      if (prompt == prompts_.end())
-        throw protocol_error(error_code::invalid_params, "Invalid params: no prompt named '" + target + "'");
-      if (auto refusal = detail::scope_refusal(caller, (*prompt)->scopes, "the prompt '" + target + "'")) throw *refusal;
+      bool known = std::any_of(prompts_.begin(), prompts_.end(), [&](const auto& p) { return p->name == target; });
+      if (!known) throw protocol_error(error_code::invalid_params, "Invalid params: no prompt named '" + target + "'");
     } else if (type == "ref/resource") {
       target = detail::required_string(*ref, "uri");
-      auto family = std::find_if(templates_.begin(), templates_.end(),
-                                 [&](const auto& t) { return t->info.uri_template == target; });
-      if (family == templates_.end())
+      bool known = std::any_of(templates_.begin(), templates_.end(),
+                               [&](const auto& t) { return t->info.uri_template == target; });
+      if (!known)
         throw protocol_error(error_code::invalid_params, "Invalid params: no resource template '" + target + "'");
-      if (auto refusal = detail::scope_refusal(caller, (*family)->info.scopes, "the resource template '" + target + "'"))
-        throw *refusal;
     } else {
       throw protocol_error(error_code::invalid_params, "Invalid params: \"ref.type\" must be ref/prompt or ref/resource");
     }
   }
+  // Completing an argument of what the caller may not use is refused like using it.
+  if (auto refusal = type == "ref/prompt" ? prompt_access(target, caller) : template_access(target, caller)) throw *refusal;
   std::map<std::string, std::string> context_args;
   if (auto c = params.find("context"); c != params.end() && c->is_object())
     if (auto a = c->find("arguments"); a != c->end() && a->is_object())

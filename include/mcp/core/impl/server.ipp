@@ -605,12 +605,7 @@ inline std::optional<protocol_error> server::check_access(const message& m) cons
     if (type && *type == "ref/prompt") {
       if (const std::string* prompt = ref_string("name")) return prompt_access(*prompt, caller);
     } else if (type && *type == "ref/resource") {
-      if (const std::string* uri_template = ref_string("uri")) {
-        std::shared_lock lock(registry_mutex_);
-        for (const auto& t : templates_)
-          if (t->info.uri_template == *uri_template)
-            return detail::scope_refusal(caller, t->info.scopes, "the resource template '" + *uri_template + "'");
-      }
+      if (const std::string* uri_template = ref_string("uri")) return template_access(*uri_template, caller);
     }
   }
   return std::nullopt;
@@ -620,6 +615,14 @@ inline std::optional<protocol_error> server::prompt_access(const std::string& na
   std::shared_lock lock(registry_mutex_);
   for (const auto& p : prompts_)
     if (p->name == name) return detail::scope_refusal(caller, p->scopes, "the prompt '" + name + "'");
+  return std::nullopt;
+}
+
+inline std::optional<protocol_error> server::template_access(const std::string& uri_template, const identity* caller) const {
+  std::shared_lock lock(registry_mutex_);
+  for (const auto& t : templates_)
+    if (t->info.uri_template == uri_template)
+      return detail::scope_refusal(caller, t->info.scopes, "the resource template '" + uri_template + "'");
   return std::nullopt;
 }
 

@@ -166,6 +166,21 @@ inline bool supports_priming(std::string_view protocol_version) { return protoco
 // The outbound a POSTed request's handler writes to. The HTTP response waits for the first
 // message: the request's own response makes it JSON; anything else (progress, logs, requests to
 // the client) starts an SSE stream that the response then ends.
+// A request the caller lacks a scope for is refused by the core, inside the middleware (an audit
+// log sees the attempt); its JSON answer goes out as 403 with the scopes it needs in the challenge
+// (RFC 6750 §3.1) and -32003 in the body.
+inline void insufficient_scope_head(const json& error, const std::string& resource_metadata, response& head) {
+  mcp::http::bearer_challenge challenge;
+  challenge.error = "insufficient_scope";
+  const json& data = error.contains("data") ? error["data"] : error;
+  if (data.is_object() && data.contains("requiredScopes") && data["requiredScopes"].is_array())
+    for (const auto& s : data["requiredScopes"])
+      if (s.is_string()) challenge.scopes.push_back(s.get<std::string>());
+  challenge.resource_metadata = resource_metadata;
+  head.status = 403;
+  head.headers.set("WWW-Authenticate", challenge.to_string());
+}
+
 class post_reply final : public outbound {
  public:
   struct setup {
@@ -177,6 +192,8 @@ class post_reply final : public outbound {
     std::size_t replay_events = 256;
     header_map headers;                   // added to the response head
     std::shared_ptr<void> in_flight;      // held until the reply is complete (endpoint::requests_in_flight)
+    // The endpoint's RFC 9728 metadata URL, named in a 403's challenge (empty: none). Outlived by it.
+    const std::string* resource_metadata = nullptr;
     // A last look at a JSON reply before it goes: `error` is its "error" member, null for a result.
     std::function<void(const json* error, response& head)> on_json;
   };
@@ -261,6 +278,8 @@ class post_reply final : public outbound {
     r.headers.set("Content-Type", "application/json");
     r.body = std::move(body);
     if (s_.on_json) s_.on_json(error, r);
+    if (error && error->is_object() && error->value("code", 0) == error_code::insufficient_scope)
+      insufficient_scope_head(*error, s_.resource_metadata ? *s_.resource_metadata : std::string(), r);
     s_.ex->respond(std::move(r));
     state_ = state::done;
   }
@@ -506,21 +525,6 @@ class endpoint {
     return false;
   }
 
-  // A request the caller lacks a scope for is refused by the core, inside the middleware (an audit
-  // log sees the attempt); its JSON answer goes out as 403 with the scopes it needs in the
-  // challenge (RFC 6750 §3.1) and -32003 in the body.
-  void insufficient_scope_head(const json& error, response& head) const {
-    mcp::http::bearer_challenge challenge;
-    challenge.error = "insufficient_scope";
-    const json& data = error.contains("data") ? error["data"] : error;
-    if (data.is_object() && data.contains("requiredScopes") && data["requiredScopes"].is_array())
-      for (const auto& s : data["requiredScopes"])
-        if (s.is_string()) challenge.scopes.push_back(s.get<std::string>());
-    challenge.resource_metadata = metadata_url_;
-    head.status = 403;
-    head.headers.set("WWW-Authenticate", challenge.to_string());
-  }
-
   // The answer to a CORS preflight (Fetch standard, "CORS-preflight fetch"): the methods the path
   // takes, the request headers MCP clients send, cached by the browser for ten minutes.
   response preflight(std::string_view origin, std::string_view path) const {
@@ -542,11 +546,7 @@ class endpoint {
 
   // The reply to one POST of requests, in flight for as long as it lives.
   std::shared_ptr<post_reply> reply_to(post_reply::setup setup) {
-    setup.on_json = [this, then = std::move(setup.on_json)](const json* error, response& head) {
-      if (then) then(error, head);
-      if (error && error->is_object() && error->value("code", 0) == error_code::insufficient_scope)
-        insufficient_scope_head(*error, head);
-    };
+    setup.resource_metadata = &metadata_url_;
     const std::uint64_t key = in_flight_->add(setup.core);
     setup.in_flight = std::shared_ptr<void>(nullptr, [table = in_flight_, key](void*) { table->remove(key); });
     return std::make_shared<post_reply>(std::move(setup));
