@@ -7,6 +7,7 @@
 #pragma once
 
 #include <mcp/json/json.hpp>
+#include <mcp/schema/detail/compiled_schema.hpp>
 #include <mcp/schema/validation.hpp>
 
 #include <algorithm>

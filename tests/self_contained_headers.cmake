@@ -1,11 +1,23 @@
-# Compiles one header on its own (-fsyntax-only, warnings are errors), so each includes what it uses.
+# Compiles one header on its own (-fsyntax-only, warnings are errors), so each includes what it uses:
+# once header-only and once in compiled mode (MCP_SEPARATE_COMPILATION), where the out-of-line
+# bodies, and what they include, are left out. mcp/impl/src.hpp exists only in compiled mode.
 # Run with: cmake -DCXX=<compiler> -DINCLUDE_DIR=<repo>/include -DHEADER=mcp/x.hpp -DFLAGS="..." -DWORK_DIR=<dir> -P this-file
 separate_arguments(flags UNIX_COMMAND "${FLAGS}")
 string(MAKE_C_IDENTIFIER "${HEADER}" stem)
 set(source ${WORK_DIR}/header_${stem}.cpp)
 file(WRITE ${source} "#include <${HEADER}>\n")
-execute_process(COMMAND ${CXX} -std=c++17 -fsyntax-only -Wall -Wextra -I${INCLUDE_DIR} ${flags} ${source}
-                RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
-if(NOT rc EQUAL 0 OR NOT err STREQUAL "")
-  message(FATAL_ERROR "${HEADER} does not compile cleanly on its own:\n${err}")
+set(modes header-only compiled)
+if(HEADER STREQUAL "mcp/impl/src.hpp")
+  set(modes compiled)
 endif()
+foreach(mode IN LISTS modes)
+  set(mode_flags)
+  if(mode STREQUAL "compiled")
+    set(mode_flags -DMCP_SEPARATE_COMPILATION)
+  endif()
+  execute_process(COMMAND ${CXX} -std=c++17 -fsyntax-only -Wall -Wextra -I${INCLUDE_DIR} ${flags} ${mode_flags} ${source}
+                  RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
+  if(NOT rc EQUAL 0 OR NOT err STREQUAL "")
+    message(FATAL_ERROR "${HEADER} does not compile cleanly on its own (${mode}):\n${err}")
+  endif()
+endforeach()

@@ -2,15 +2,19 @@
 # README.md at configure time as snippets/without_cmake.txt) on the README's tutorial (its
 # tutorial_* blocks in order, snippets/tutorial.cpp), word for word except the include path, then
 # serves one session of the program it built over a pipe and checks the replies.
-# Run with: cmake -DSNIPPETS=<dir> -DINCLUDE_DIR=<repo>/include -DWORK_DIR=<scratch dir> -P without_cmake.cmake
+# Run with: cmake -DSNIPPETS=<dir> -DINCLUDE_DIR=<repo>/include -DWORK_DIR=<scratch dir> [-DSNIPPET=<name>]
+#           -P without_cmake.cmake
+# SNIPPET (default without_cmake) names the block; its lines run as one sh script (-e).
 # Prints "SKIPPED: ..." (ctest SKIP_REGULAR_EXPRESSION) when the README's compiler is not installed.
 cmake_minimum_required(VERSION 3.16)
 
-file(READ "${SNIPPETS}/without_cmake.txt" command_line)
-string(STRIP "${command_line}" command_line)
-if(NOT command_line MATCHES "^g\\+\\+ .*-I/path/to/mcp/include .*notes\\.cpp")
-  message(FATAL_ERROR "The README's build line is not 'g++ ... -I/path/to/mcp/include ... notes.cpp ...' any more: "
-                      "'${command_line}'. Update tests/readme/without_cmake.cmake with it.")
+if(NOT SNIPPET)
+  set(SNIPPET without_cmake)
+endif()
+file(READ "${SNIPPETS}/${SNIPPET}.txt" script)
+if(NOT script MATCHES "g\\+\\+ [^\n]*-I/path/to/mcp/include[^\n]*notes\\.cpp")
+  message(FATAL_ERROR "The README's ${SNIPPET} block has no 'g++ ... -I/path/to/mcp/include ... notes.cpp' line any "
+                      "more:\n${script}\nUpdate tests/readme/without_cmake.cmake with it.")
 endif()
 find_program(gxx g++)
 if(NOT gxx)
@@ -21,13 +25,13 @@ endif()
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
 configure_file("${SNIPPETS}/tutorial.cpp" "${WORK_DIR}/notes.cpp" COPYONLY)
-string(REPLACE "/path/to/mcp/include" "${INCLUDE_DIR}" command_line "${command_line}")
-separate_arguments(command UNIX_COMMAND "${command_line}")
-message(STATUS "in ${WORK_DIR}: ${command_line}")
-execute_process(COMMAND ${command} WORKING_DIRECTORY "${WORK_DIR}" RESULT_VARIABLE rc OUTPUT_VARIABLE out
+string(REPLACE "/path/to/mcp/include" "${INCLUDE_DIR}" script "${script}")
+file(WRITE "${WORK_DIR}/build.sh" "${script}")
+message(STATUS "in ${WORK_DIR}:\n${script}")
+execute_process(COMMAND sh -e build.sh WORKING_DIRECTORY "${WORK_DIR}" RESULT_VARIABLE rc OUTPUT_VARIABLE out
                 ERROR_VARIABLE out)
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "The README's build line failed (${rc}):\n${out}")
+  message(FATAL_ERROR "The README's build lines failed (${rc}):\n${out}")
 endif()
 
 # One session: initialize, a note, a refusal, a search; end of input ends the server.

@@ -3,6 +3,7 @@
 #include "catch.hpp"
 
 #include <mcp/schema/coercion.hpp>
+#include <mcp/schema/detail/compiled_schema.hpp>
 #include <mcp/schema/validation.hpp>
 
 #include <valijson/adapters/nlohmann_json_adapter.hpp>

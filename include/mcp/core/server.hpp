@@ -3,6 +3,8 @@
 // mcp::connection (core/connection.hpp), one per client connection.
 #pragma once
 
+#include <mcp/config.hpp>
+
 #include <mcp/core/context.hpp>
 #include <mcp/core/detail/legacy_projection.hpp>
 #include <mcp/core/detail/mcp_headers.hpp>
@@ -408,6 +410,8 @@ struct server_access {
 }  // namespace v0
 }  // namespace mcp
 
+#if !defined(MCP_SEPARATE_COMPILATION)  // compiled mode: in the library (mcp/impl/src.hpp)
 #include <mcp/core/impl/server.ipp>
 #include <mcp/core/impl/stateless.ipp>
 #include <mcp/core/impl/features.ipp>
+#endif

@@ -24,6 +24,8 @@
 //   is answered 204 before the auth hook (browsers send it without credentials).
 #pragma once
 
+#include <mcp/config.hpp>
+
 #include <mcp/transport/detail/http_connection.hpp>
 #include <mcp/transport/detail/http_parser.hpp>
 #include <mcp/transport/http_handler.hpp>
@@ -124,4 +126,6 @@ std::optional<std::pair<std::string, unsigned short>> parse_host_port(std::strin
 }  // namespace v0
 }  // namespace mcp
 
+#if !defined(MCP_SEPARATE_COMPILATION)  // compiled mode: in the library (mcp/impl/src.hpp)
 #include <mcp/transport/impl/http.ipp>
+#endif

@@ -17,6 +17,8 @@
 // metadata and /metrics paths when enabled).
 #pragma once
 
+#include <mcp/config.hpp>
+
 #include <mcp/core/server.hpp>
 #include <mcp/json/json.hpp>
 #include <mcp/transport/http_auth.hpp>
@@ -143,4 +145,6 @@ class blocking_writer final : public response_writer {
 }  // namespace v0
 }  // namespace mcp
 
+#if !defined(MCP_SEPARATE_COMPILATION)  // compiled mode: in the library (mcp/impl/src.hpp)
 #include <mcp/transport/impl/http_handler.ipp>
+#endif

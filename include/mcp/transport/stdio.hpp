@@ -2,6 +2,8 @@
 // descriptors). Nothing but protocol messages is ever written to the output; diagnostics go to stderr.
 #pragma once
 
+#include <mcp/config.hpp>
+
 #include <mcp/core/connection.hpp>
 #include <mcp/core/server.hpp>
 #include <mcp/transport/detail/fd_io.hpp>
@@ -26,25 +28,15 @@ struct stdio_options {
   std::chrono::microseconds inline_budget = std::chrono::milliseconds(1);
 };
 
-}  // namespace v0
-}  // namespace mcp
-
-#include <mcp/transport/impl/stdio.ipp>
-
-namespace mcp {
-inline namespace v0 {
-
 // Serves one client over a pair of file descriptors until end of input. Returns 0 on a clean end.
-inline int serve_stream(server& srv, int in_fd, int out_fd, stdio_options options = {}) {
-  detail::stdio_reader reader(srv, in_fd, options, std::make_shared<detail::fd_writer>(out_fd, options.max_queued_output));
-  return reader.serve();
-}
+int serve_stream(server& srv, int in_fd, int out_fd, stdio_options options = {});
 
 // Serves one client on stdin/stdout (POSIX and Windows). Returns the process exit code.
-inline int serve_stdio(server& srv, stdio_options options = {}) {
-  detail::prepare_stdio();
-  return serve_stream(srv, detail::stdin_fd, detail::stdout_fd, options);
-}
+int serve_stdio(server& srv, stdio_options options = {});
 
 }  // namespace v0
 }  // namespace mcp
+
+#if !defined(MCP_SEPARATE_COMPILATION)  // compiled mode: in the library (mcp/impl/src.hpp)
+#include <mcp/transport/impl/stdio.ipp>
+#endif

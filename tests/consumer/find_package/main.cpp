@@ -34,6 +34,11 @@ int main() {
   mcp::json result = client.call_tool("add", {{"a", 2}, {"b", 40}});
   if (result["content"][0]["text"] != "42") return 1;
   if (client.call_tool("add", {{"a", "x"}}).value("isError", false) != true) return 1;
-  std::cout << "mcp " << mcp::sdk_version << " speaks " << mcp::latest_protocol_version << "\n";
+#ifdef MCP_SEPARATE_COMPILATION
+  const char* mode = "compiled";  // the server's code came from the library (mcp::compiled)
+#else
+  const char* mode = "header-only";
+#endif
+  std::cout << "mcp " << mcp::sdk_version << " speaks " << mcp::latest_protocol_version << " (" << mode << ")\n";
   return 0;
 }

@@ -9,13 +9,13 @@ namespace mcp {
 inline namespace v0 {
 namespace detail {
 
-inline std::string completer_key(std::string_view kind, std::string_view name, std::string_view argument) {
+MCP_DECL std::string completer_key(std::string_view kind, std::string_view name, std::string_view argument) {
   std::string key(kind);
   key.append(1, '\0').append(name).append(1, '\0').append(argument);
   return key;
 }
 
-inline std::string required_string(const json& params, const char* key) {
+MCP_DECL std::string required_string(const json& params, const char* key) {
   auto it = params.find(key);
   if (it == params.end() || !it->is_string())
     throw protocol_error(error_code::invalid_params, std::string("Invalid params: \"") + key + "\" must be a string");
@@ -24,7 +24,7 @@ inline std::string required_string(const json& params, const char* key) {
 
 }  // namespace detail
 
-inline void server::add_resource_entry(resource_entry entry) {
+MCP_DECL void server::add_resource_entry(resource_entry entry) {
   if (entry.info.uri.empty() || entry.info.name.empty())
     throw definition_error("A resource needs a uri and a name");
   {
@@ -38,7 +38,7 @@ inline void server::add_resource_entry(resource_entry entry) {
   notify_all("notifications/resources/list_changed");
 }
 
-inline void server::add_template_entry(template_entry entry) {
+MCP_DECL void server::add_template_entry(template_entry entry) {
   if (entry.info.name.empty()) throw definition_error("A resource template needs a name");
   {
     std::unique_lock lock(registry_mutex_);
@@ -51,7 +51,7 @@ inline void server::add_template_entry(template_entry entry) {
   notify_all("notifications/resources/list_changed");
 }
 
-inline bool server::remove_resource(std::string_view uri) {
+MCP_DECL bool server::remove_resource(std::string_view uri) {
   {
     std::unique_lock lock(registry_mutex_);
     auto it = std::find_if(resources_.begin(), resources_.end(), [&](const auto& r) { return r->info.uri == uri; });
@@ -68,7 +68,7 @@ inline bool server::remove_resource(std::string_view uri) {
   return true;
 }
 
-inline void server::resource_updated(const std::string& uri) {
+MCP_DECL void server::resource_updated(const std::string& uri) {
   json message = jsonrpc::notification("notifications/resources/updated", {{"uri", uri}});
   std::vector<std::shared_ptr<detail::session>> live;
   {
@@ -80,7 +80,7 @@ inline void server::resource_updated(const std::string& uri) {
   notify_listeners("notifications/resources/updated", message["params"]);
 }
 
-inline void server::add_prompt_entry(prompt_entry entry) {
+MCP_DECL void server::add_prompt_entry(prompt_entry entry) {
   if (entry.name.empty()) throw definition_error("A prompt needs a name");
   {
     std::unique_lock lock(registry_mutex_);
@@ -92,7 +92,7 @@ inline void server::add_prompt_entry(prompt_entry entry) {
   notify_all("notifications/prompts/list_changed");
 }
 
-inline bool server::remove_prompt(std::string_view name) {
+MCP_DECL bool server::remove_prompt(std::string_view name) {
   {
     std::unique_lock lock(registry_mutex_);
     auto it = std::find_if(prompts_.begin(), prompts_.end(), [&](const auto& p) { return p->name == name; });
@@ -103,13 +103,13 @@ inline bool server::remove_prompt(std::string_view name) {
   return true;
 }
 
-inline server& server::complete_prompt_argument(std::string prompt, std::string argument, completer fn) {
+MCP_DECL server& server::complete_prompt_argument(std::string prompt, std::string argument, completer fn) {
   std::unique_lock lock(registry_mutex_);
   completers_[detail::completer_key("ref/prompt", prompt, argument)] = std::move(fn);
   return *this;
 }
 
-inline server& server::complete_template_variable(std::string uri_template, std::string variable, completer fn) {
+MCP_DECL server& server::complete_template_variable(std::string uri_template, std::string variable, completer fn) {
   std::unique_lock lock(registry_mutex_);
   completers_[detail::completer_key("ref/resource", uri_template, variable)] = std::move(fn);
   return *this;
@@ -125,7 +125,7 @@ json server::list_page(const std::vector<Item>& items, const json& params, const
   return result;
 }
 
-inline json server::list_resources(const json& params, const identity* caller) const {
+MCP_DECL json server::list_resources(const json& params, const identity* caller) const {
   std::vector<std::shared_ptr<const resource_entry>> fixed;
   std::vector<std::shared_ptr<const template_entry>> families;
   {
@@ -151,13 +151,13 @@ inline json server::list_resources(const json& params, const identity* caller) c
   return list_page(all, params, "resources", [](const resource_info& r) { return detail::to_json(r); });
 }
 
-inline json server::list_resource_templates(const json& params, const identity* caller) const {
+MCP_DECL json server::list_resource_templates(const json& params, const identity* caller) const {
   std::shared_lock lock(registry_mutex_);
   return list_page(detail::visible_to(caller, templates_, [](const template_entry& t) { return t.info.scopes; }), params,
                    "resourceTemplates", [](const template_entry& t) { return detail::to_json(t.info); });
 }
 
-inline std::optional<protocol_error> server::resource_access(const std::string& uri, const identity* caller) const {
+MCP_DECL std::optional<protocol_error> server::resource_access(const std::string& uri, const identity* caller) const {
   std::shared_lock lock(registry_mutex_);
   for (const auto& r : resources_)
     if (r->info.uri == uri) return detail::scope_refusal(caller, r->info.scopes, "the resource '" + uri + "'");
@@ -166,7 +166,7 @@ inline std::optional<protocol_error> server::resource_access(const std::string& 
   return std::nullopt;
 }
 
-inline json server::read_resource(context& ctx, const json& params) const {
+MCP_DECL json server::read_resource(context& ctx, const json& params) const {
   const std::string uri = detail::required_string(params, "uri");
   std::shared_ptr<const resource_entry> fixed;
   std::shared_ptr<const template_entry> family;
@@ -197,7 +197,7 @@ inline json server::read_resource(context& ctx, const json& params) const {
   return json{{"contents", std::move(contents)}};
 }
 
-inline json server::subscription(context& ctx, const json& params, bool subscribe) const {
+MCP_DECL json server::subscription(context& ctx, const json& params, bool subscribe) const {
   const std::string uri = detail::required_string(params, "uri");
   if (subscribe)  // updates of what the caller may not read are not theirs to hear of
     if (auto refusal = resource_access(uri, ctx.caller())) throw *refusal;
@@ -211,13 +211,13 @@ inline json server::subscription(context& ctx, const json& params, bool subscrib
   return json::object();
 }
 
-inline json server::list_prompts(const json& params, const identity* caller) const {
+MCP_DECL json server::list_prompts(const json& params, const identity* caller) const {
   std::shared_lock lock(registry_mutex_);
   return list_page(detail::visible_to(caller, prompts_, [](const prompt_entry& p) { return p.scopes; }), params,
                    "prompts", [](const prompt_entry& p) { return p.definition; });
 }
 
-inline json server::get_prompt(context& ctx, const json& params) const {
+MCP_DECL json server::get_prompt(context& ctx, const json& params) const {
   const std::string name = detail::required_string(params, "name");
   json arguments = json::object();
   if (auto a = params.find("arguments"); a != params.end() && !a->is_null()) {
@@ -240,7 +240,7 @@ inline json server::get_prompt(context& ctx, const json& params) const {
   return prompt->get(arguments, ctx);
 }
 
-inline json server::complete(const json& params, const identity* caller) const {
+MCP_DECL json server::complete(const json& params, const identity* caller) const {
   auto ref = params.find("ref");
   auto argument = params.find("argument");
   if (ref == params.end() || !ref->is_object() || argument == params.end() || !argument->is_object())

@@ -11,7 +11,7 @@
 namespace mcp {
 inline namespace v0 {
 
-inline json tool_definition::to_json(bool stateless) const {
+MCP_DECL json tool_definition::to_json(bool stateless) const {
   json t{{"name", name}};
   if (!title.empty()) t["title"] = title;
   if (!description.empty()) t["description"] = description;
@@ -28,7 +28,7 @@ inline json tool_definition::to_json(bool stateless) const {
   return t;
 }
 
-inline void check_tool_name(std::string_view name) {
+MCP_DECL void check_tool_name(std::string_view name) {
   if (name.empty()) throw definition_error("Tool name is empty: give it 1 to 64 characters of A-Z a-z 0-9 _ . -");
   if (name.size() > 64)
     throw definition_error("Tool name '" + std::string(name.substr(0, 64)) + "...' is " +
@@ -42,7 +42,7 @@ inline void check_tool_name(std::string_view name) {
   }
 }
 
-inline server::server(server_info info, server_options options)
+MCP_DECL server::server(server_info info, server_options options)
     : info_(std::move(info)),
       options_(std::move(options)),
       sealer_(std::make_unique<detail::state_sealer>(options_.request_state_key, nullptr, 100000,
@@ -58,14 +58,14 @@ inline server::server(server_info info, server_options options)
   install_builtin_methods();
 }
 
-inline void detail::log_diagnostic(const server_options& options, std::string_view text) {
+MCP_DECL void detail::log_diagnostic(const server_options& options, std::string_view text) {
   if (options.log_sink)
     options.log_sink(text);
   else
     std::cerr << "[mcp] " << text << std::endl;
 }
 
-inline void server::add_tool(tool_definition tool) {
+MCP_DECL void server::add_tool(tool_definition tool) {
   if (!tool.invoke) throw definition_error("Tool '" + tool.name + "' has no handler");
   detail::tool_runner run = [invoke = std::move(tool.invoke)](const json& arguments, context& ctx,
                                                                detail::result_sink& sink) {
@@ -77,7 +77,7 @@ inline void server::add_tool(tool_definition tool) {
 namespace detail {
 // The Tool object tools/list sends: def.to_json(), with each derived schema as the text of its
 // ordered form (raw_json), so that its properties reach the wire in declaration order.
-inline json listed_tool(const tool_definition& def, const ordered_schemas& ordered, bool stateless) {
+MCP_DECL json listed_tool(const tool_definition& def, const ordered_schemas& ordered, bool stateless) {
   json t = def.to_json(stateless);
   auto text = [](const nlohmann::ordered_json& schema) {
     return raw_json(schema.dump(-1, ' ', false, json::error_handler_t::replace));
@@ -89,7 +89,7 @@ inline json listed_tool(const tool_definition& def, const ordered_schemas& order
 }
 }  // namespace detail
 
-inline void server::add_tool(tool_definition tool, detail::tool_runner run, std::shared_ptr<detail::tool_stats> stats,
+MCP_DECL void server::add_tool(tool_definition tool, detail::tool_runner run, std::shared_ptr<detail::tool_stats> stats,
                              detail::ordered_schemas ordered) {
   check_tool_name(tool.name);
   if (!tool.input_schema.is_object() || tool.input_schema.value("type", "") != "object")
@@ -114,7 +114,7 @@ inline void server::add_tool(tool_definition tool, detail::tool_runner run, std:
   tools_changed();
 }
 
-inline bool server::remove_tool(std::string_view name) {
+MCP_DECL bool server::remove_tool(std::string_view name) {
   {
     std::unique_lock lock(registry_mutex_);
     auto it = std::find_if(tools_.begin(), tools_.end(), [&](const auto& t) { return t->def.name == name; });
@@ -126,14 +126,14 @@ inline bool server::remove_tool(std::string_view name) {
   return true;
 }
 
-inline std::vector<std::string> server::tool_names() const {
+MCP_DECL std::vector<std::string> server::tool_names() const {
   std::shared_lock lock(registry_mutex_);
   std::vector<std::string> names;
   for (const auto& t : tools_) names.push_back(t->def.name);
   return names;
 }
 
-inline void server::method(std::string name, method_handler handler) {
+MCP_DECL void server::method(std::string name, method_handler handler) {
   auto entry = std::make_shared<detail::method_entry>();
   entry->slow = handler.slow;
   entry->call = [call = std::move(handler.call)](context& ctx, detail::request_params& params, detail::reply& out) {
@@ -143,7 +143,7 @@ inline void server::method(std::string name, method_handler handler) {
   methods_[std::move(name)] = std::move(entry);
 }
 
-inline server& server::use(middleware m) {
+MCP_DECL server& server::use(middleware m) {
   if (!m) throw definition_error("A middleware must be a callable, not empty");
   std::unique_lock lock(registry_mutex_);
   auto chain = middleware_ ? std::make_shared<std::vector<middleware>>(*middleware_)
@@ -154,7 +154,7 @@ inline server& server::use(middleware m) {
   return *this;
 }
 
-inline server& server::on_notification(std::string method,
+MCP_DECL server& server::on_notification(std::string method,
                                        std::function<void(const json& params, const client_state& client)> fn) {
   if (!fn) throw definition_error("The hook for '" + method + "' must be a callable, not empty");
   std::unique_lock lock(registry_mutex_);
@@ -162,14 +162,14 @@ inline server& server::on_notification(std::string method,
   return *this;
 }
 
-inline server& server::on_subscription(std::function<void(const std::string& uri, bool subscribed)> fn) {
+MCP_DECL server& server::on_subscription(std::function<void(const std::string& uri, bool subscribed)> fn) {
   if (!fn) throw definition_error("A subscription hook must be a callable, not empty");
   std::unique_lock lock(registry_mutex_);
   subscription_hooks_.push_back(std::move(fn));
   return *this;
 }
 
-inline void server::log(log_level level, json data, const std::string& logger) {
+MCP_DECL void server::log(log_level level, json data, const std::string& logger) {
   json params{{"level", to_string(level)}, {"data", std::move(data)}};
   if (!logger.empty()) params["logger"] = logger;
   const json message = jsonrpc::notification("notifications/message", std::move(params));
@@ -183,7 +183,7 @@ inline void server::log(log_level level, json data, const std::string& logger) {
   for (auto& s : live) s->out().send(message);
 }
 
-inline bool server::complete_elicitation(const std::string& elicitation_id) {
+MCP_DECL bool server::complete_elicitation(const std::string& elicitation_id) {
   std::shared_ptr<detail::session> asker;
   {
     std::lock_guard lock(sessions_mutex_);
@@ -199,7 +199,7 @@ inline bool server::complete_elicitation(const std::string& elicitation_id) {
   return true;
 }
 
-inline server& server::extension(std::string name, json settings) {
+MCP_DECL server& server::extension(std::string name, json settings) {
   if (name.empty()) throw definition_error("An extension needs a name, such as io.modelcontextprotocol/ui");
   if (!settings.is_object()) throw definition_error("The settings of extension '" + name + "' must be a JSON object");
   std::unique_lock lock(registry_mutex_);
@@ -207,7 +207,7 @@ inline server& server::extension(std::string name, json settings) {
   return *this;
 }
 
-inline json server::capabilities() const {
+MCP_DECL json server::capabilities() const {
   std::shared_lock lock(registry_mutex_);
   json caps{{"logging", json::object()}};
   if (has_tools_) caps["tools"] = {{"listChanged", true}};
@@ -218,7 +218,7 @@ inline json server::capabilities() const {
   return caps;
 }
 
-inline void server::notify_all(const std::string& method, json params) {
+MCP_DECL void server::notify_all(const std::string& method, json params) {
   json message = jsonrpc::notification(method, std::move(params));
   std::vector<std::shared_ptr<detail::session>> live;
   {
@@ -236,11 +236,11 @@ inline void server::notify_all(const std::string& method, json params) {
   notify_listeners(method, message.value("params", json::object()));
 }
 
-inline void server::tools_changed() { notify_all("notifications/tools/list_changed"); }
+MCP_DECL void server::tools_changed() { notify_all("notifications/tools/list_changed"); }
 
 namespace detail {
 // A progress token the client asked for: a string or an integer in params._meta.
-inline std::optional<json> progress_token_of(const json& params) {
+MCP_DECL std::optional<json> progress_token_of(const json& params) {
   auto meta = params.find("_meta");
   if (meta == params.end() || !meta->is_object()) return std::nullopt;
   auto t = meta->find("progressToken");
@@ -250,7 +250,7 @@ inline std::optional<json> progress_token_of(const json& params) {
 
 }  // namespace detail
 
-inline void server::receive(const std::shared_ptr<detail::session>& s, message& m, const std::shared_ptr<outbound>& replies) {
+MCP_DECL void server::receive(const std::shared_ptr<detail::session>& s, message& m, const std::shared_ptr<outbound>& replies) {
   if (!m.readable()) return replies->send(m.refusal_);
   if (s->closed()) return;
   auto invalid = [&](const json& id, const std::string& why) {
@@ -308,7 +308,7 @@ inline void server::receive(const std::shared_ptr<detail::session>& s, message& 
   run_request(s, std::move(m.id_), std::move(name), std::move(params), std::move(m.origin_), replies);
 }
 
-inline bool server::serves_modern(const detail::session& s, const std::string& method, const json& params) const {
+MCP_DECL bool server::serves_modern(const detail::session& s, const std::string& method, const json& params) const {
   switch (s.pinned()) {
     case detail::session::era::legacy: return false;  // a claim on a 2025 connection is not looked at
     case detail::session::era::modern: return method != "initialize" || detail::claims_stateless(params);
@@ -317,7 +317,7 @@ inline bool server::serves_modern(const detail::session& s, const std::string& m
   return detail::claims_stateless(params);
 }
 
-inline void server::run_request(const std::shared_ptr<detail::session>& s, json id, std::string name,
+MCP_DECL void server::run_request(const std::shared_ptr<detail::session>& s, json id, std::string name,
                                 detail::request_params&& params, detail::message_origin origin,
                                 const std::shared_ptr<outbound>& replies) {
   if (name == "initialize" && s->pinned_stateless()) {
@@ -357,7 +357,7 @@ inline void server::run_request(const std::shared_ptr<detail::session>& s, json 
   dispatch(s, std::move(state), std::move(name), std::move(params), std::move(handler), s->client_ptr(), nullptr, replies);
 }
 
-inline void server::dispatch(const std::shared_ptr<detail::session>& s, std::shared_ptr<detail::request_state> state,
+MCP_DECL void server::dispatch(const std::shared_ptr<detail::session>& s, std::shared_ptr<detail::request_state> state,
                              std::string name, detail::request_params&& params,
                              std::shared_ptr<const detail::method_entry> handler,
                              std::shared_ptr<const client_state> client, std::shared_ptr<detail::input_round> round,
@@ -440,7 +440,7 @@ inline void server::dispatch(const std::shared_ptr<detail::session>& s, std::sha
 
 namespace detail {
 // How a request that threw went, as middleware sees it. Called in a catch block.
-inline void record_outcome(outcome& kind, int& code, std::string& message, std::string_view method) {
+MCP_DECL void record_outcome(outcome& kind, int& code, std::string& message, std::string_view method) {
   try {
     throw;
   } catch (const protocol_error& e) {
@@ -465,7 +465,7 @@ inline void record_outcome(outcome& kind, int& code, std::string& message, std::
 }
 }  // namespace detail
 
-inline void server::run_handler(context& ctx, const std::string& method, detail::request_params& params,
+MCP_DECL void server::run_handler(context& ctx, const std::string& method, detail::request_params& params,
                                 const detail::method_entry& handler, detail::reply& out) const {
   if (!has_middleware_.load()) return handler.call(ctx, params, out);
   std::shared_ptr<const std::vector<middleware>> chain;
@@ -497,7 +497,7 @@ inline void server::run_handler(context& ctx, const std::string& method, detail:
   link(0);
 }
 
-inline json server::failure_reply(const detail::request_state& state, const std::string& method) const {
+MCP_DECL json server::failure_reply(const detail::request_state& state, const std::string& method) const {
   try {
     throw;
   } catch (const detail::input_required&) {
@@ -529,7 +529,7 @@ void server::finish_request(detail::session& s, detail::request_state& state, Se
   if (!state.cancelled) send();
 }
 
-inline json server::initialize(const std::shared_ptr<detail::session>& s, const json& params) {
+MCP_DECL json server::initialize(const std::shared_ptr<detail::session>& s, const json& params) {
   if (s->current_phase() != detail::session::phase::awaiting_initialize)
     throw protocol_error(error_code::invalid_request, "Invalid request: the session is already initialized");
   auto pv = params.find("protocolVersion");
@@ -564,7 +564,7 @@ inline json server::initialize(const std::shared_ptr<detail::session>& s, const 
   return result;
 }
 
-inline json server::list_tools(const json& params, bool stateless, const identity* caller) const {
+MCP_DECL json server::list_tools(const json& params, bool stateless, const identity* caller) const {
   auto describe = [stateless](const detail::registered_tool& t) { return stateless ? t.listed_stateless : t.listed; };
   std::shared_lock lock(registry_mutex_);
   if (!caller) return list_page(tools_, params, "tools", describe);
@@ -574,7 +574,7 @@ inline json server::list_tools(const json& params, bool stateless, const identit
 
 // The checks the handlers make (call_tool, read_resource, get_prompt), made before the request
 // runs, for a transport that answers a refusal its own way.
-inline std::optional<protocol_error> server::check_access(const message& m) const {
+MCP_DECL std::optional<protocol_error> server::check_access(const message& m) const {
   const identity* caller = m.origin_.caller.get();
   if (!caller || !m.is_request()) return std::nullopt;
   auto param = [&m](const char* key) -> const std::string* {
@@ -611,14 +611,14 @@ inline std::optional<protocol_error> server::check_access(const message& m) cons
   return std::nullopt;
 }
 
-inline std::optional<protocol_error> server::prompt_access(const std::string& name, const identity* caller) const {
+MCP_DECL std::optional<protocol_error> server::prompt_access(const std::string& name, const identity* caller) const {
   std::shared_lock lock(registry_mutex_);
   for (const auto& p : prompts_)
     if (p->name == name) return detail::scope_refusal(caller, p->scopes, "the prompt '" + name + "'");
   return std::nullopt;
 }
 
-inline std::optional<protocol_error> server::template_access(const std::string& uri_template, const identity* caller) const {
+MCP_DECL std::optional<protocol_error> server::template_access(const std::string& uri_template, const identity* caller) const {
   std::shared_lock lock(registry_mutex_);
   for (const auto& t : templates_)
     if (t->info.uri_template == uri_template)
@@ -626,7 +626,7 @@ inline std::optional<protocol_error> server::template_access(const std::string& 
   return std::nullopt;
 }
 
-inline void server::call_tool(context& ctx, detail::request_params& params, detail::reply& out) const {
+MCP_DECL void server::call_tool(context& ctx, detail::request_params& params, detail::reply& out) const {
   const std::string* name = params.name();
   const json* arguments = params.arguments();
   if (!name || !arguments) {  // not set apart by mcp::message: look in the tree
@@ -668,18 +668,18 @@ inline void server::call_tool(context& ctx, detail::request_params& params, deta
       std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start), is_error);
 }
 
-inline std::shared_ptr<const detail::registered_tool> server::find_tool(std::string_view name) const {
+MCP_DECL std::shared_ptr<const detail::registered_tool> server::find_tool(std::string_view name) const {
   std::shared_lock lock(registry_mutex_);
   auto it = tool_index_.find(name);
   return it == tool_index_.end() ? nullptr : it->second;
 }
 
-inline tool_metrics server::metrics(std::string_view tool_name) const {
+MCP_DECL tool_metrics server::metrics(std::string_view tool_name) const {
   if (auto t = find_tool(tool_name)) return t->stats->snapshot();
   throw error(error_code::not_found, "No tool named '" + std::string(tool_name) + "'");
 }
 
-inline void server::install_builtin_methods() {
+MCP_DECL void server::install_builtin_methods() {
   // Handlers that answer with a tree; tools/call answers into the reply itself (a tree or text).
   auto add = [this](const char* name, bool slow, auto fn) {
     methods_[name] = std::make_shared<const detail::method_entry>(detail::method_entry{

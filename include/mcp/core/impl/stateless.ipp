@@ -14,7 +14,7 @@
 
 namespace mcp {
 inline namespace v0 {
-inline json server::server_info_json() const {
+MCP_DECL json server::server_info_json() const {
   json info{{"name", info_.name}, {"version", info_.version}};
   if (!info_.title.empty()) info["title"] = info_.title;
   if (!info_.description.empty()) info["description"] = info_.description;
@@ -23,12 +23,12 @@ inline json server::server_info_json() const {
   return info;
 }
 
-inline const cache_hint& server::cache_for(const std::string& method) const {
+MCP_DECL const cache_hint& server::cache_for(const std::string& method) const {
   auto it = options_.cache_by_method.find(method);
   return it == options_.cache_by_method.end() ? options_.cache : it->second;
 }
 
-inline std::optional<protocol_error> server::check_stateless_request(std::string_view method, const json& params) const {
+MCP_DECL std::optional<protocol_error> server::check_stateless_request(std::string_view method, const json& params) const {
   auto invalid = [](const std::string& why) { return protocol_error(error_code::invalid_params, "Invalid params: " + why); };
   auto meta = params.is_object() ? params.find("_meta") : json::const_iterator();
   if (!params.is_object() || meta == params.end() || !meta->is_object())
@@ -75,7 +75,7 @@ inline std::optional<protocol_error> server::check_stateless_request(std::string
   return std::nullopt;
 }
 
-inline std::optional<protocol_error> server::check_stateless(const message& m, const header_lookup* headers) const {
+MCP_DECL std::optional<protocol_error> server::check_stateless(const message& m, const header_lookup* headers) const {
   const std::string_view name = m.method();
   const json none;  // absent params: no _meta, refused below
   const json& params = m.has_params_ ? m.params_.rest() : none;  // all but tools/call's name and arguments
@@ -106,7 +106,7 @@ inline std::optional<protocol_error> server::check_stateless(const message& m, c
   return refusal;
 }
 
-inline json server::discover() const {
+MCP_DECL json server::discover() const {
   json supported = json::array();
   for (auto v : modern_protocol_versions) supported.push_back(v);
   json result{{"supportedVersions", std::move(supported)}, {"capabilities", capabilities()}};
@@ -114,7 +114,7 @@ inline json server::discover() const {
   return result;
 }
 
-inline void server::run_stateless_request(const std::shared_ptr<detail::session>& s, json id, std::string name,
+MCP_DECL void server::run_stateless_request(const std::shared_ptr<detail::session>& s, json id, std::string name,
                                           detail::request_params&& whole, detail::message_origin origin,
                                           const std::shared_ptr<outbound>& replies) {
   const json& params = whole.rest();  // every member but tools/call's name and arguments
@@ -173,7 +173,7 @@ inline void server::run_stateless_request(const std::shared_ptr<detail::session>
            std::move(round), replies);
 }
 
-inline json server::finish_stateless(const std::string& method, const json& params, json result) const {
+MCP_DECL json server::finish_stateless(const std::string& method, const json& params, json result) const {
   if (!result.contains("resultType")) result["resultType"] = "complete";
   result["_meta"][detail::meta_server_info] = server_info_json();
   // The schema (and the official client) require the hints on every complete result of these
@@ -189,7 +189,7 @@ inline json server::finish_stateless(const std::string& method, const json& para
   return result;
 }
 
-inline json server::input_required_result(const std::string& method, const json& params, detail::input_required asked,
+MCP_DECL json server::input_required_result(const std::string& method, const json& params, detail::input_required asked,
                                           const detail::input_round& round) const {
   json requests = json::object();
   for (auto& r : asked.requests) requests[r.key] = json{{"method", std::move(r.method)}, {"params", std::move(r.params)}};
@@ -205,7 +205,7 @@ inline json server::input_required_result(const std::string& method, const json&
 // notifications/cancelled). The request gets no result meanwhile. Each stream's messages go
 // through its own ordered_sender: queued under listeners_mutex_ (which fixes their order), sent
 // after it is released.
-inline void server::listen(const std::shared_ptr<detail::session>& s, const std::shared_ptr<detail::request_state>& state,
+MCP_DECL void server::listen(const std::shared_ptr<detail::session>& s, const std::shared_ptr<detail::request_state>& state,
                            const json& params, const std::shared_ptr<outbound>& replies) {
   auto wanted = params.find("notifications");
   if (wanted == params.end() || !wanted->is_object()) {
@@ -243,7 +243,7 @@ inline void server::listen(const std::shared_ptr<detail::session>& s, const std:
 }
 
 // Listeners whose client left (stream closed, cancelled, connection closed) go; their request ends.
-inline void server::prune_listeners() {
+MCP_DECL void server::prune_listeners() {
   auto gone = [](const listener& l) {
     auto owner = l.owner.lock();
     return !owner || owner->closed() || l.state->cancelled.load();
@@ -254,13 +254,13 @@ inline void server::prune_listeners() {
   listeners_.erase(std::remove_if(listeners_.begin(), listeners_.end(), gone), listeners_.end());
 }
 
-inline std::size_t server::listeners_open() {
+MCP_DECL std::size_t server::listeners_open() {
   std::lock_guard lock(listeners_mutex_);
   prune_listeners();
   return listeners_.size();
 }
 
-inline void server::end_listeners(const detail::session* owner, bool final_result) {
+MCP_DECL void server::end_listeners(const detail::session* owner, bool final_result) {
   std::vector<std::shared_ptr<detail::ordered_sender>> ended;
   {
     std::lock_guard lock(listeners_mutex_);
@@ -281,7 +281,7 @@ inline void server::end_listeners(const detail::session* owner, bool final_resul
   for (const auto& out : ended) out->flush();
 }
 
-inline void server::notify_listeners(const std::string& method, const json& params) {
+MCP_DECL void server::notify_listeners(const std::string& method, const json& params) {
   const char* flag = method == "notifications/tools/list_changed"       ? "toolsListChanged"
                      : method == "notifications/prompts/list_changed"   ? "promptsListChanged"
                      : method == "notifications/resources/list_changed" ? "resourcesListChanged"

@@ -10,6 +10,7 @@
 #include <mcp/json/detail/utf8.hpp>
 #include <mcp/json/detail/writer.hpp>
 #include <mcp/json/json.hpp>
+#include <mcp/schema/violation.hpp>
 
 #include <cmath>
 #include <cstddef>
@@ -21,13 +22,6 @@
 
 namespace mcp {
 inline namespace v0 {
-
-// One broken rule in a value checked against a schema.
-struct violation {
-  std::string pointer;  // JSON Pointer of the offending value in the instance, "" for the root
-  std::string keyword;  // the schema rule that failed: "required", "type", "minLength", ...
-  std::string message;  // one sentence: what was expected and what was received
-};
 
 namespace detail {
 

@@ -10,6 +10,7 @@
 #include <mcp/core/detail/handler_traits.hpp>
 #include <mcp/core/detail/reply.hpp>
 #include <mcp/core/metrics.hpp>
+#include <mcp/core/paging.hpp>
 #include <mcp/core/server.hpp>
 #include <mcp/schema/detail/reflect_writer.hpp>
 #include <mcp/schema/reflect.hpp>

@@ -362,28 +362,28 @@ class listener_impl : public std::enable_shared_from_this<listener_impl> {
 
 namespace http {
 
-inline listener::listener(mcp::server& srv, options opts) : own_io_(std::make_unique<asio::io_context>()) {
+MCP_DECL listener::listener(mcp::server& srv, options opts) : own_io_(std::make_unique<asio::io_context>()) {
   impl_ = std::make_shared<detail::http::listener_impl>(srv, std::move(opts), *own_io_, false);
   impl_->start();
 }
 
-inline listener::listener(mcp::server& srv, asio::io_context& io, options opts)
+MCP_DECL listener::listener(mcp::server& srv, asio::io_context& io, options opts)
     : impl_(std::make_shared<detail::http::listener_impl>(srv, std::move(opts), io, true)) {}
 
 // Its own loop: the handlers still queued there hold the listener; destroying the loop lets them go.
-inline listener::~listener() {
+MCP_DECL listener::~listener() {
   impl_->stop();
   impl_.reset();
   own_io_.reset();
 }
 
-inline unsigned short listener::port() const { return impl_->port(); }
-inline void listener::run() { impl_->run(); }
-inline void listener::start() { impl_->start(); }
-inline void listener::stop() { impl_->stop(); }
-inline void listener::shutdown(std::chrono::milliseconds grace) { impl_->shutdown(grace); }
+MCP_DECL unsigned short listener::port() const { return impl_->port(); }
+MCP_DECL void listener::run() { impl_->run(); }
+MCP_DECL void listener::start() { impl_->start(); }
+MCP_DECL void listener::stop() { impl_->stop(); }
+MCP_DECL void listener::shutdown(std::chrono::milliseconds grace) { impl_->shutdown(grace); }
 
-inline int serve(mcp::server& srv, options opts) {
+MCP_DECL int serve(mcp::server& srv, options opts) {
   try {
     const std::string host = opts.host.find(':') != std::string::npos ? "[" + opts.host + "]" : opts.host;
     const std::string path = opts.path;
@@ -421,7 +421,7 @@ inline int serve(mcp::server& srv, options opts) {
   }
 }
 
-inline std::optional<std::pair<std::string, unsigned short>> parse_host_port(std::string_view text) {
+MCP_DECL std::optional<std::pair<std::string, unsigned short>> parse_host_port(std::string_view text) {
   std::string_view host, port;
   if (!text.empty() && text.front() == '[') {
     const auto close = text.find(']');

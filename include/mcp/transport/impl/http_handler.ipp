@@ -14,7 +14,7 @@ inline namespace v0 {
 namespace detail {
 namespace http {
 
-inline endpoint_config make_endpoint_config(const mcp::http::handler_options& o) {
+MCP_DECL endpoint_config make_endpoint_config(const mcp::http::handler_options& o) {
   endpoint_config c;
   c.path = o.path;
   c.stateless = o.stateless;
@@ -118,26 +118,26 @@ class handler_impl {
 
 namespace http {
 
-inline handler::handler(mcp::server& srv, handler_options opts)
+MCP_DECL handler::handler(mcp::server& srv, handler_options opts)
     : impl_(std::make_unique<detail::http::handler_impl>(srv, opts, executor{})) {}
-inline handler::handler(mcp::server& srv, handler_options opts, executor run)
+MCP_DECL handler::handler(mcp::server& srv, handler_options opts, executor run)
     : impl_(std::make_unique<detail::http::handler_impl>(srv, opts, std::move(run))) {}
-inline handler::~handler() = default;
+MCP_DECL handler::~handler() = default;
 
-inline void handler::handle(const request& req, std::shared_ptr<response_writer> out) { impl_->handle(req, out); }
+MCP_DECL void handler::handle(const request& req, std::shared_ptr<response_writer> out) { impl_->handle(req, out); }
 
-inline std::shared_ptr<blocking_writer> handler::handle_blocking(const request& req) {
+MCP_DECL std::shared_ptr<blocking_writer> handler::handle_blocking(const request& req) {
   auto out = std::make_shared<blocking_writer>(impl_->run());
   impl_->handle(req, out);
   out->wait_head();
   return out;
 }
 
-inline void handler::close() { impl_->close(); }
-inline void handler::start_draining() { impl_->start_draining(); }
-inline std::size_t handler::requests_in_flight() const { return impl_->requests_in_flight(); }
+MCP_DECL void handler::close() { impl_->close(); }
+MCP_DECL void handler::start_draining() { impl_->start_draining(); }
+MCP_DECL std::size_t handler::requests_in_flight() const { return impl_->requests_in_flight(); }
 
-inline bool handler::drain(std::chrono::milliseconds grace) {
+MCP_DECL bool handler::drain(std::chrono::milliseconds grace) {
   start_draining();
   const auto deadline = std::chrono::steady_clock::now() + grace;
   // Polled: a reply ends on whichever thread writes it, and nothing here is worth a wake-up path.
@@ -147,24 +147,24 @@ inline bool handler::drain(std::chrono::milliseconds grace) {
   close();
   return finished;
 }
-inline std::size_t handler::sessions_open() const { return impl_->sessions_open(); }
+MCP_DECL std::size_t handler::sessions_open() const { return impl_->sessions_open(); }
 
 // ---- blocking_writer ----
 
-inline blocking_writer::blocking_writer(executor later) : later_(std::move(later)) {}
+MCP_DECL blocking_writer::blocking_writer(executor later) : later_(std::move(later)) {}
 
-inline const response& blocking_writer::wait_head() {
+MCP_DECL const response& blocking_writer::wait_head() {
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [this] { return has_head_; });
   return head_;
 }
 
-inline bool blocking_writer::streaming() const {
+MCP_DECL bool blocking_writer::streaming() const {
   std::lock_guard lock(mutex_);
   return streaming_;
 }
 
-inline blocking_writer::pulled blocking_writer::pull(std::string& out, std::chrono::milliseconds wait) {
+MCP_DECL blocking_writer::pulled blocking_writer::pull(std::string& out, std::chrono::milliseconds wait) {
   std::unique_lock lock(mutex_);
   changed_.wait_for(lock, wait, [this] { return !pending_.empty() || ended_; });
   if (!pending_.empty()) {
@@ -175,7 +175,7 @@ inline blocking_writer::pulled blocking_writer::pull(std::string& out, std::chro
   return ended_ ? pulled::ended : pulled::idle;
 }
 
-inline void blocking_writer::client_gone() {
+MCP_DECL void blocking_writer::client_gone() {
   std::function<void()> fn;
   {
     std::lock_guard lock(mutex_);
@@ -188,7 +188,7 @@ inline void blocking_writer::client_gone() {
   if (fn) fn();
 }
 
-inline void blocking_writer::respond(response r) {
+MCP_DECL void blocking_writer::respond(response r) {
   {
     std::lock_guard lock(mutex_);
     if (has_head_) return;
@@ -198,7 +198,7 @@ inline void blocking_writer::respond(response r) {
   changed_.notify_all();
 }
 
-inline void blocking_writer::start_stream(response head) {
+MCP_DECL void blocking_writer::start_stream(response head) {
   {
     std::lock_guard lock(mutex_);
     if (has_head_) return;
@@ -210,7 +210,7 @@ inline void blocking_writer::start_stream(response head) {
   changed_.notify_all();
 }
 
-inline void blocking_writer::write(std::string sse_bytes) {
+MCP_DECL void blocking_writer::write(std::string sse_bytes) {
   {
     std::lock_guard lock(mutex_);
     if (!streaming_ || ended_) return;
@@ -219,7 +219,7 @@ inline void blocking_writer::write(std::string sse_bytes) {
   changed_.notify_all();
 }
 
-inline void blocking_writer::end() {
+MCP_DECL void blocking_writer::end() {
   {
     std::lock_guard lock(mutex_);
     if (ended_) return;
@@ -233,7 +233,7 @@ inline void blocking_writer::end() {
   changed_.notify_all();
 }
 
-inline void blocking_writer::on_disconnect(std::function<void()> fn) {
+MCP_DECL void blocking_writer::on_disconnect(std::function<void()> fn) {
   std::unique_lock lock(mutex_);
   if (!gone_) {
     if (!ended_) on_disconnect_ = std::move(fn);

@@ -27,13 +27,13 @@ namespace detail {
 
 // A buffer kept per thread for the line being sent: once it has grown, a reply costs no allocation
 // and no copy on its way to write().
-inline std::string& line_buffer() {
+MCP_DECL std::string& line_buffer() {
   thread_local std::string text;
   text.clear();
   return text;
 }
 
-inline std::string& serialize_line(const json& message) {
+MCP_DECL std::string& serialize_line(const json& message) {
   std::string& text = line_buffer();
   write_json(message, text);
   text.push_back('\n');
@@ -405,6 +405,16 @@ class stdio_reader {
 };
 
 }  // namespace detail
+
+MCP_DECL int serve_stream(server& srv, int in_fd, int out_fd, stdio_options options) {
+  detail::stdio_reader reader(srv, in_fd, options, std::make_shared<detail::fd_writer>(out_fd, options.max_queued_output));
+  return reader.serve();
+}
+
+MCP_DECL int serve_stdio(server& srv, stdio_options options) {
+  detail::prepare_stdio();
+  return serve_stream(srv, detail::stdin_fd, detail::stdout_fd, options);
+}
 
 }  // namespace v0
 }  // namespace mcp

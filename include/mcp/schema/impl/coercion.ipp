@@ -1,0 +1,318 @@
+// Out-of-line bodies of schema/coercion.hpp, included once from its bottom (or compiled into the
+// library in compiled mode): the readings that are lossless, and the walk that applies them.
+#pragma once
+
+#include <mcp/json/detail/reader.hpp>
+#include <mcp/json/detail/writer.hpp>
+#include <mcp/json/json.hpp>
+#include <mcp/schema/detail/validation_walk.hpp>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mcp {
+inline namespace v0 {
+
+namespace detail {
+
+// "0", "-12", "42" but not "007", "+1", "-0", "1.0", " 1": only the text an integer prints as.
+inline bool canonical_integer(const std::string& s, json& out) {
+  std::size_t start = !s.empty() && s[0] == '-' ? 1 : 0;
+  if (s.size() == start || s.size() - start > 20) return false;
+  for (std::size_t i = start; i < s.size(); ++i) {
+    if (s[i] < '0' || s[i] > '9') return false;
+  }
+  if (s[start] == '0' && (s.size() > start + 1 || start == 1)) return false;
+  errno = 0;
+  if (start == 1) {
+    long long v = std::strtoll(s.c_str(), nullptr, 10);
+    if (errno == ERANGE) return false;
+    out = static_cast<std::int64_t>(v);
+  } else {
+    unsigned long long v = std::strtoull(s.c_str(), nullptr, 10);
+    if (errno == ERANGE) return false;
+    if (v <= static_cast<unsigned long long>(INT64_MAX)) {
+      out = static_cast<std::int64_t>(v);
+    } else {
+      out = static_cast<std::uint64_t>(v);
+    }
+  }
+  return true;
+}
+
+// A number whose text is exactly how it prints back ("2.5", "-3", "1.0e-7" is refused as it prints
+// otherwise): nothing about it can be lost.
+inline bool canonical_number(const std::string& s, json& out) {
+  if (s.empty() || s.size() > 64) return false;
+  json parsed;
+  if (read_json(s, parsed, 0) != read_result::ok || !parsed.is_number()) return false;
+  if (parsed.dump() != s) return false;
+  out = std::move(parsed);
+  return true;
+}
+
+// The same value read the same way: 3 and 3u are, 3 and 3.0 are not (one says integer).
+inline bool same_reading(const json& a, const json& b) { return a == b && a.is_number_float() == b.is_number_float(); }
+
+// The walk. `open` counts the levels of arrays and objects around `value` inside the root value
+// (one per pointer token), `depth` the steps taken, $ref hops and combinators included. The root
+// value is no deeper than max_depth (coerce() checks), and every value the walk builds stays
+// within it, so the walk and everything it calls recurse at most max_depth levels into a value.
+class coercer {
+ public:
+  coercer(const json& root, coercion_report& report, std::size_t max_depth)
+      : root_(root), walker_(root, nullptr, &regexes_), report_(&report), max_depth_(max_depth) {}
+
+  void apply(json& value, const json& schema, std::string& pointer, std::size_t open, int depth) {
+    if (!schema.is_object() || depth > max_walk_depth) return;
+    if (auto ref = schema.find("$ref"); ref != schema.end() && ref->is_string()) {
+      if (const json* target = resolve_ref(root_, ref->get<std::string>()))
+        apply(value, *target, pointer, open, depth + 1);
+    }
+    if (auto type = schema.find("type"); type != schema.end())
+      convert(value, schema, schema_types(*type), pointer, open);
+    if (value.is_object()) {
+      apply_to_members(value, schema, pointer, open, depth);
+    } else if (value.is_array()) {
+      apply_to_items(value, schema, pointer, open, depth);
+    }
+    if (auto all = schema.find("allOf"); all != schema.end() && all->is_array()) {
+      for (const auto& branch : *all) apply(value, branch, pointer, open, depth + 1);
+    }
+    for (const char* key : {"anyOf", "oneOf"}) {
+      if (auto it = schema.find(key); it != schema.end() && it->is_array())
+        apply_to_one_branch(value, *it, pointer, open, depth);
+    }
+  }
+
+ private:
+  static std::string where(const std::string& pointer) { return pointer.empty() ? std::string("(root)") : pointer; }
+
+  void record(const std::string& pointer, const json& before, const json& after) {
+    ++report_->count;
+    report_->log.push_back(where(pointer) + ": " + describe_value(before) + " -> " + describe_value(after));
+  }
+
+  static bool opens_like_container(const std::string& s) {
+    const auto first = s.find_first_not_of(" \t\n\r");
+    return first != std::string::npos && (s[first] == '[' || s[first] == '{');
+  }
+
+  static bool allows(const std::vector<std::string>& types, const char* type) {
+    for (const auto& t : types) {
+      if (t == type) return true;
+    }
+    return false;
+  }
+
+  // JSON text held in a string, read as the message is: depth-limited, counting the `open` levels
+  // around the string. A text nested too deeply is noted in the report.
+  read_result read_embedded(const std::string& text, json& out, const std::string& pointer, std::size_t open) {
+    const read_result r = read_json(text, out, max_depth_, open);
+    if (r == read_result::too_deep) {
+      const std::size_t room = max_depth_ > open ? max_depth_ - open : 0;
+      report_->refused.push_back({pointer, "depth", "holds JSON nested more than " + std::to_string(room) +
+                                                        " levels deep (arrays and objects), which is not read; "
+                                                        "send the value itself, nested less deeply"});
+    }
+    return r;
+  }
+
+  // Replaces `value` when its type is not allowed and exactly one lossless reading is.
+  void convert(json& value, const json& schema, const std::vector<std::string>& types, const std::string& pointer,
+               std::size_t open) {
+    for (const auto& t : types) {
+      if (has_type(value, t)) return;
+    }
+    std::vector<json> readings;
+    auto add = [&](json candidate) {
+      for (const auto& r : readings) {
+        if (same_reading(r, candidate)) return;
+      }
+      readings.push_back(std::move(candidate));
+    };
+    json reading;
+    bool meant_as_json = false;  // a string that opens like an array or object
+    if (value.is_string()) {
+      const auto& s = value.get_ref<const std::string&>();
+      if (allows(types, "integer") && canonical_integer(s, reading)) add(reading);
+      if (allows(types, "number") && canonical_number(s, reading)) add(reading);
+      if (allows(types, "boolean") && (s == "true" || s == "false")) add(json(s == "true"));
+      if (allows(types, "object") || allows(types, "array")) {
+        json parsed;
+        const read_result r = read_embedded(s, parsed, pointer, open);
+        meant_as_json = opens_like_container(s);
+        if (r == read_result::ok &&
+            ((parsed.is_object() && allows(types, "object")) || (parsed.is_array() && allows(types, "array")))) {
+          add(std::move(parsed));
+        }
+      }
+    } else if (value.is_number_float() && allows(types, "integer")) {
+      double d = value.get<double>();
+      if (std::isfinite(d) && d == std::nearbyint(d) && std::fabs(d) < 9007199254740992.0) {
+        add(json(static_cast<std::int64_t>(d)));
+      }
+    }
+    if (readings.size() == 1) {
+      record(pointer, value, readings.front());
+      value = std::move(readings.front());
+      return;
+    }
+    // A string that opens like JSON but does not read as the value wanted (broken, cut by a NUL,
+    // too deep, the other kind of container) is refused rather than wrapped whole as one string:
+    // the sender surely meant the JSON, so that reading would be a guess.
+    if (!readings.empty() || meant_as_json || !allows(types, "array")) return;
+    // One value where a list is expected: wrap it, but only if it then fits as an element (and
+    // the level the list adds stays within the limit).
+    if (open >= max_depth_ || nested_deeper_than(value, max_depth_ - open - 1)) return;
+    json wrapped = json::array({value});
+    auto items = schema.find("items");
+    if (items != schema.end() && items->is_object()) {
+      coercion_report scratch;
+      coercer inner(root_, scratch, max_depth_);
+      std::string item_pointer = pointer + "/0";
+      inner.apply(wrapped[0], *items, item_pointer, open + 1, 0);
+      if (!walker_.matches(wrapped[0], *items)) return;
+      record(pointer, value, wrapped);
+      merge(scratch);
+    } else {
+      record(pointer, value, wrapped);
+    }
+    value = std::move(wrapped);
+  }
+
+  void merge(coercion_report& other) {
+    report_->count += other.count;
+    for (auto& line : other.log) report_->log.push_back(std::move(line));
+    merge_refused(other);
+  }
+  void merge_refused(coercion_report& other) {
+    for (auto& r : other.refused) {
+      bool known = false;
+      for (const auto& mine : report_->refused) known = known || mine.pointer == r.pointer;
+      if (!known) report_->refused.push_back(std::move(r));
+    }
+    other.refused.clear();
+  }
+
+  // A null for a declared property that is neither required nor nullable: what a model sends for
+  // a field it means to leave out. It is left out, and counted.
+  void drop_optional_nulls(json& value, const json& schema, std::string& pointer) {
+    auto props = schema.find("properties");
+    if (props == schema.end() || !props->is_object()) return;
+    std::vector<std::string> dropped;
+    for (auto member = value.begin(); member != value.end(); ++member) {
+      if (!member->is_null()) continue;
+      auto p = props->find(member.key());
+      if (p == props->end() || is_required(schema, member.key()) || walker_.matches(*member, *p)) continue;
+      dropped.push_back(member.key());
+    }
+    for (const auto& name : dropped) {
+      value.erase(name);
+      pointer_scope scope(pointer, name);
+      ++report_->count;
+      report_->log.push_back(pointer + ": null -> left out (optional, and null is not one of its values)");
+    }
+  }
+
+  void apply_to_members(json& value, const json& schema, std::string& pointer, std::size_t open, int depth) {
+    drop_optional_nulls(value, schema, pointer);
+    auto props = schema.find("properties");
+    auto patterns = schema.find("patternProperties");
+    auto additional = schema.find("additionalProperties");
+    for (auto member = value.begin(); member != value.end(); ++member) {
+      bool known = false;
+      pointer_scope scope(pointer, member.key());
+      if (props != schema.end() && props->is_object()) {
+        if (auto p = props->find(member.key()); p != props->end()) {
+          known = true;
+          apply(*member, *p, pointer, open + 1, depth + 1);
+        }
+      }
+      if (patterns != schema.end() && patterns->is_object()) {
+        for (auto p = patterns->begin(); p != patterns->end(); ++p) {
+          // Reuses the walk's regex handling: a pattern "matches" a name when the name fits {"pattern": p}.
+          if (walker_.matches(json(member.key()), json{{"pattern", p.key()}})) {
+            known = true;
+            apply(*member, *p, pointer, open + 1, depth + 1);
+          }
+        }
+      }
+      if (!known && additional != schema.end() && additional->is_object())
+        apply(*member, *additional, pointer, open + 1, depth + 1);
+    }
+  }
+
+  void apply_to_items(json& value, const json& schema, std::string& pointer, std::size_t open, int depth) {
+    auto items = schema.find("items");
+    if (items == schema.end()) return;
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      const json* item_schema = items->is_array() ? nullptr : &*items;
+      if (items->is_array()) {
+        if (i < items->size()) {
+          item_schema = &(*items)[i];
+        } else if (auto extra = schema.find("additionalItems"); extra != schema.end()) {
+          item_schema = &*extra;
+        }
+      }
+      if (!item_schema) continue;
+      pointer_scope scope(pointer, i);
+      apply(value[i], *item_schema, pointer, open + 1, depth + 1);
+    }
+  }
+
+  // Coerces through anyOf/oneOf only when the value fits no branch as it is and every branch that
+  // accepts it after coercion reads it the same way.
+  void apply_to_one_branch(json& value, const json& branches, std::string& pointer, std::size_t open, int depth) {
+    for (const auto& branch : branches) {
+      if (walker_.matches(value, branch)) return;
+    }
+    json chosen;
+    coercion_report chosen_report, refusals;
+    int fits = 0;
+    for (const auto& branch : branches) {
+      json candidate = value;
+      coercion_report scratch;
+      coercer inner(root_, scratch, max_depth_);
+      inner.apply(candidate, branch, pointer, open, depth + 1);
+      refusals.refused.insert(refusals.refused.end(), scratch.refused.begin(), scratch.refused.end());
+      if (scratch.count > 0 && walker_.matches(candidate, branch)) {
+        // Two branches reading the value differently is a guess; reading it the same is not.
+        if (fits++ > 0 && !same_reading(candidate, chosen)) return;
+        chosen = std::move(candidate);
+        chosen_report = std::move(scratch);
+      }
+    }
+    if (fits == 0) {
+      merge_refused(refusals);  // why no branch could read it
+      return;
+    }
+    value = std::move(chosen);
+    merge(chosen_report);
+  }
+
+  const json& root_;
+  regex_map regexes_;
+  schema_walker walker_;
+  coercion_report* report_;
+  std::size_t max_depth_;
+};
+
+}  // namespace detail
+
+MCP_DECL coercion_report coerce(json& value, const json& schema, coercion policy, std::size_t max_depth) {
+  coercion_report report;
+  if (policy == coercion::off || detail::nested_deeper_than(value, max_depth)) return report;
+  detail::coercer c(schema, report, max_depth);
+  std::string pointer;
+  c.apply(value, schema, pointer, 0, 0);
+  return report;
+}
+
+}  // namespace v0
+}  // namespace mcp
