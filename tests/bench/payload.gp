@@ -8,7 +8,7 @@ set logscale xy
 set xlabel "N (order: items in the arguments; list: records in the result)"
 set ylabel "calls per second (log scale)"
 set grid xtics ytics mxtics mytics
-set key bottom left
+set key top right
 set style line 1 lc rgb "#1f77b4" lw 2 pt 7 dt 1
 set style line 2 lc rgb "#2ca02c" lw 2 pt 5 dt 1
 set style line 3 lc rgb "#9467bd" lw 2 pt 9 dt 1
