@@ -4,15 +4,18 @@
 // Markdown table and the gnuplot data.
 //
 //   mcp_bench gen-notes --count N --out PATH
-//   mcp_bench stdio --tool add|search --mode pipelined|sequential|rate [--inflight 64] [--rate R]
-//                   [--seconds S] [--warmup S] -- SERVER ARGS...
+//   mcp_bench stdio --tool add|search|order|order_rt|list [--n N] --mode pipelined|sequential|rate
+//                   [--inflight 64] [--rate R] [--seconds S] [--warmup S] [--max-requests M] -- SERVER ARGS...
+//   mcp_bench gen-payload --tool order|order_rt|list --n N --out PATH  (the arguments, for wrk_payload.lua)
+//   mcp_bench http-call --port P --sid SID|- --tool T [--n N]  (one checked call: the answer is right)
 //   mcp_bench startup --runs N -- SERVER ARGS...
 //   mcp_bench http-init --port P [--wait S]       (prints the Mcp-Session-Id of a fresh session)
 //   mcp_bench sessions --port P --pid PID --count N [--connections C]
 //   mcp_bench rss --pid PID --seconds S           (peak VmRSS while a load runs elsewhere)
 //   mcp_bench free-port                           (a loopback port that was free a moment ago)
 //   mcp_bench http-floor --http 127.0.0.1:P [--seconds S]  (a server that does no work: wrk's ceiling)
-//   mcp_bench report --in results.jsonl --out results.md --plot throughput.dat [--notes TEXT]
+//   mcp_bench report --in results.jsonl --out results.md --plot throughput.dat [--payload-plot payload.dat]
+//                    [--notes TEXT]
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -260,33 +263,87 @@ const char* initialized_notification = R"({"jsonrpc":"2.0","method":"notificatio
 // The queries of the search benchmark: a mix of common and rarer words of the generated notes.
 const char* search_queries[] = {"harbor", "falcon river", "lantern", "copper meadow"};
 
+// The payload-size tools (issue #24): order and order_rt take an order of N items, list(n) returns
+// n records. Their arguments are the same bytes on every call, built once.
+struct call_spec {
+  std::string tool;       // add, search, order, order_rt or list
+  long n = 0;             // order: items; list: records
+  std::string arguments;  // order, order_rt, list: the JSON text of the arguments
+};
+
+// Item i of a generated order: a valid SKU, a quantity in 1..1000, one of the three priorities and
+// up to three tags. Both servers must accept every item; the summary is known in advance.
+const char* item_priorities[] = {"low", "normal", "high"};
+const char* item_tags[] = {"fragile", "gift", "express"};
+long item_qty(long i) { return 1 + (i * 37) % 1000; }
+
+std::string payload_arguments(const std::string& tool, long n) {
+  if (tool == "list") return "{\"n\":" + std::to_string(n) + "}";
+  std::string out = R"({"customer":"ACME Corp","items":[)";
+  out.reserve(static_cast<std::size_t>(n) * 80 + 64);
+  char item[160];
+  for (long i = 0; i < n; ++i) {
+    int len = std::snprintf(item, sizeof item, R"(%s{"sku":"%c%c%c-%04ld","qty":%ld,"priority":"%s","tags":[)",
+                            i ? "," : "", static_cast<char>('A' + i % 26), static_cast<char>('A' + i / 26 % 26),
+                            static_cast<char>('A' + i / 676 % 26), i % 10000, item_qty(i), item_priorities[i % 3]);
+    out.append(item, static_cast<std::size_t>(len));
+    for (long t = 0; t < i % 4; ++t) {
+      if (t) out += ',';
+      out += '"';
+      out += item_tags[t];
+      out += '"';
+    }
+    out += "]}";
+  }
+  out += "]}";
+  return out;
+}
+
+call_spec make_spec(const std::string& tool, long n) {
+  call_spec spec{tool, n, {}};
+  if (tool == "order" || tool == "order_rt" || tool == "list") {
+    if (n < 0) fail("--n must be 0 or more");
+    spec.arguments = payload_arguments(tool, n);
+  } else if (tool != "add" && tool != "search") {
+    fail("--tool add|search|order|order_rt|list");
+  }
+  return spec;
+}
+
 // Appends one tools/call request line (with its newline).
-void append_call_request(std::string& out, const std::string& tool, long id) {
+void append_call_request(std::string& out, const call_spec& spec, long id) {
   char digits[24];
   const std::string_view number(digits, static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, id).ptr - digits));
   out += R"({"jsonrpc":"2.0","id":)";
   out += number;
-  if (tool == "add") {
+  if (spec.tool == "add") {
     out += R"(,"method":"tools/call","params":{"name":"add","arguments":{"a":)";
     out += number;
     out += ",\"b\":0.5}}}\n";
-  } else {
+  } else if (spec.tool == "search") {
     out += R"(,"method":"tools/call","params":{"name":"search_notes","arguments":{"query":")";
     out += search_queries[id % 4];
     out += R"(","limit":5}}})";
     out += '\n';
+  } else {
+    out += R"(,"method":"tools/call","params":{"name":")";
+    out += spec.tool;
+    out += R"(","arguments":)";
+    out += spec.arguments;
+    out += "}}\n";
   }
 }
 
-std::string call_request(const std::string& tool, long id) {
+std::string call_request(const call_spec& spec, long id) {
   std::string line;
-  append_call_request(line, tool, id);
+  append_call_request(line, spec, id);
   line.pop_back();
   return line;
 }
 
 // The id of a reply, found without parsing the whole line (the driver must stay cheap). Results
-// hold no "id" keys of their own, and escaped ones inside text blocks are skipped.
+// hold no "id" keys of their own, and escaped ones inside text blocks are skipped. (list's records
+// do have ids: the rate mode, the one user of this, never runs list.)
 long reply_id(std::string_view line) {
   for (std::size_t at = line.find("\"id\":"); at != std::string_view::npos; at = line.find("\"id\":", at + 1)) {
     if (at != 0 && line[at - 1] == '\\') continue;
@@ -302,7 +359,8 @@ bool reply_failed(std::string_view line) {
 }
 
 // Checks one reply in full: the answer must be right, not only fast.
-json check_reply(const std::string& tool, long id, const std::string& line) {
+json check_reply(const call_spec& spec, long id, const std::string& line) {
+  const std::string& tool = spec.tool;
   json r = json::parse(line);
   if (!r.contains("result")) fail("error reply: " + line.substr(0, 400));
   const json& sc = r["result"].value("structuredContent", json());
@@ -310,6 +368,25 @@ json check_reply(const std::string& tool, long id, const std::string& line) {
     if (!sc.contains("sum") || std::fabs(sc["sum"].get<double>() - (static_cast<double>(id) + 0.5)) > 1e-9)
       fail("wrong add result: " + line.substr(0, 400));
     return {{"check", "sum ok"}};
+  }
+  if (tool == "order" || tool == "order_rt") {
+    long total = 0, high = 0;
+    for (long i = 0; i < spec.n; ++i) {
+      total += item_qty(i);
+      high += i % 3 == 2;
+    }
+    if (!sc.is_object() || sc.value("customer", "") != "ACME Corp" || sc.value("item_count", -1L) != spec.n ||
+        sc.value("total_quantity", -1L) != total || sc.value("high_priority", -1L) != high)
+      fail("wrong " + tool + " result: " + line.substr(0, 400));
+    return {{"check", "summary ok"}, {"request_bytes", call_request(spec, id).size()}, {"reply_bytes", line.size()}};
+  }
+  if (tool == "list") {
+    const json& records = sc.is_object() ? sc.value("records", json()) : json();
+    if (!records.is_array() || static_cast<long>(records.size()) != spec.n ||
+        (spec.n > 0 && (records.back().value("id", -1L) != spec.n - 1 ||
+                        records.back().value("email", "") != "user" + std::to_string(spec.n - 1) + "@example.com")))
+      fail("wrong list result: " + line.substr(0, 400));
+    return {{"check", "records ok"}, {"reply_bytes", line.size()}};
   }
   if (!sc.contains("total_matches") || !sc["notes"].is_array()) fail("bad search result: " + line.substr(0, 400));
   return {{"total_matches", sc["total_matches"]}, {"page", sc["notes"].size()}};
@@ -323,13 +400,12 @@ void initialize(child& c) {
 }
 
 int cmd_stdio(const args& a) {
-  const std::string tool = a.get("tool", "add");
+  const call_spec tool = make_spec(a.get("tool", "add"), static_cast<long>(a.number("n", 0)));
   const std::string mode = a.get("mode", "pipelined");
   const int inflight = static_cast<int>(a.number("inflight", 64));
   const double seconds = a.number("seconds", 3);
   const double warmup = a.number("warmup", 1);
   const long max_requests = static_cast<long>(a.number("max-requests", 5e6));
-  if (tool != "add" && tool != "search") fail("--tool add|search");
 
   child c(a.command);
   // The rate mode sleeps in poll until the next request is due, often for a few microseconds; with
@@ -474,7 +550,7 @@ int cmd_stdio(const args& a) {
     fail("--mode pipelined|sequential|rate");
   }
   done = result.first;
-  json out = tagged(a, {{"tool", tool},
+  json out = tagged(a, {{"tool", tool.tool},
                         {"mode", mode},
                         {"requests", done},
                         {"seconds", result.second},
@@ -483,6 +559,7 @@ int cmd_stdio(const args& a) {
                         {"rss_idle_kb", idle_kb},
                         {"rss_peak_kb", peak_kb}});
   out.update(check);
+  if (!tool.arguments.empty()) out["n"] = tool.n;
   if (mode == "pipelined") out["inflight"] = inflight;
   if (mode == "rate") out["target_rps"] = a.number("rate", 1000);
   if (!latencies_us.empty()) {
@@ -652,6 +729,34 @@ std::string open_session(http_client& http) {
 int cmd_http_init(const args& a) {
   http_client http(static_cast<int>(a.number("port", 0)), a.number("wait", 20));
   std::cout << open_session(http) << std::endl;
+  return 0;
+}
+
+// The arguments of a payload tool, for wrk (wrk_payload.lua reads them once).
+int cmd_gen_payload(const args& a) {
+  const call_spec spec = make_spec(a.need("tool"), static_cast<long>(a.number("n", 0)));
+  if (spec.arguments.empty()) fail("gen-payload: --tool order|order_rt|list");
+  std::ofstream(a.need("out"), std::ios::binary) << spec.arguments;
+  return 0;
+}
+
+// One tools/call over HTTP whose answer is checked in full (wrk only counts statuses). The reply
+// may be JSON or one SSE event.
+int cmd_http_call(const args& a) {
+  const call_spec spec = make_spec(a.need("tool"), static_cast<long>(a.number("n", 0)));
+  http_client http(static_cast<int>(a.number("port", 0)), a.number("wait", 5));
+  std::vector<std::pair<std::string, std::string>> h{{"MCP-Protocol-Version", protocol_version}};
+  const std::string sid = a.get("sid", "-");
+  if (!sid.empty() && sid != "-") h.emplace_back("Mcp-Session-Id", sid);
+  http_response r = http.post(call_request(spec, 7), h);
+  std::string body = r.body;
+  if (!body.empty() && body[0] != '{') {
+    const std::size_t data = body.find("data: ");
+    if (data == std::string::npos) fail("HTTP reply is neither JSON nor SSE: " + body.substr(0, 300));
+    body = body.substr(data + 6, body.find('\n', data) - data - 6);
+  }
+  if (r.status != 200) fail("HTTP call got " + std::to_string(r.status) + ": " + body.substr(0, 300));
+  std::cout << tagged(a, check_reply(spec, 7, body)).dump() << std::endl;
   return 0;
 }
 
@@ -953,6 +1058,58 @@ int cmd_report(const args& a) {
      << "| examples/notes/main.cpp | " << secs(notes_s) << " | " << (std::isnan(notes_s / floor_s) ? "n/a" : fmt(notes_s / floor_s, 2) + "x") << " |\n"
      << "| floor: only nlohmann/json, asio and valijson headers | " << secs(floor_s) << " | 1.00x |\n";
 
+  // Payload size (issue #24): calls/s of each payload tool at each N, over stdio (pipelined) and
+  // HTTP (wrk, one session), and the servers' peak RSS at the largest N. Labels are
+  // payload_{stdio,http}_TOOL_N; the rows follow whatever N the run measured.
+  const char* payload_tools[] = {"order", "order_rt", "list"};
+  std::map<std::string, std::vector<long>> payload_ns;  // tool -> its N, ascending
+  for (auto& [key, records] : r)
+    for (const json& j : records)
+      if (key.first.rfind("payload_stdio_", 0) == 0 && j.contains("n") && j.contains("tool")) {
+        auto& ns = payload_ns[j["tool"].get<std::string>()];
+        if (std::find(ns.begin(), ns.end(), j["n"].get<long>()) == ns.end()) ns.push_back(j["n"].get<long>());
+      }
+  for (auto& [tool, ns] : payload_ns) std::sort(ns.begin(), ns.end());
+  auto payload_label = [](const char* transport, const std::string& tool, long n) {
+    return std::string("payload_") + transport + "_" + tool + "_" + std::to_string(n);
+  };
+  if (!payload_ns.empty()) {
+    md << "\n### Payload size\n\n"
+       << "order(customer, items[N]) and order_rt (the same with a run-time JSON Schema in ours) send N order lines "
+          "in the arguments; list(n = N) returns N records. Calls/s: stdio pipelined, HTTP by wrk over one session.\n\n"
+       << "| Tool | N | stdio: ours | stdio: TypeScript | stdio: ours / theirs | HTTP: ours | HTTP: TypeScript | "
+          "HTTP: ours / theirs | Target | Met |\n|---|---|---|---|---|---|---|---|---|---|\n";
+    for (const char* tool : payload_tools) {
+      const double target = std::string(tool) == "order_rt" ? 5 : 10;
+      for (long n : payload_ns[tool]) {
+        md << "| " << tool << " | " << n;
+        std::string met;
+        for (const char* transport : {"stdio", "http"}) {
+          const std::string label = payload_label(transport, tool, n);
+          const double o = value(label, "ours", "rps"), t = value(label, "ts", "rps"), ratio = o / t;
+          md << " | " << fmt(o, o < 100 ? 1 : 0) << " | " << fmt(t, t < 100 ? 1 : 0) << " | "
+             << (std::isnan(ratio) ? "n/a" : fmt(ratio, ratio < 10 ? 2 : 1));
+          met += std::string(met.empty() ? "" : ", ") + (std::string(transport) == "http" ? "HTTP " : "stdio ") +
+                 (std::isnan(ratio) ? "not measured" : ratio >= target ? "yes" : "**MISSED**");
+        }
+        md << " | ours/theirs >= " << fmt(target) << " | " << met << " |\n";
+      }
+    }
+    md << "\n| Peak RSS, stdio pipelined | Ours (C++) | TypeScript SDK | Ours / theirs | Target | Met |\n"
+       << "|---|---|---|---|---|---|\n";
+    for (const char* tool : payload_tools) {
+      if (payload_ns[tool].empty()) continue;
+      const long n = payload_ns[tool].back();
+      const std::string label = payload_label("stdio", tool, n);
+      const double o = value(label, "ours", "rss_peak_kb") / 1024, t = value(label, "ts", "rss_peak_kb") / 1024;
+      const double ratio = o / t;
+      md << "| " << tool << " at N = " << fmt(static_cast<double>(n)) << " (" << fmt(value(label, "ours", "inflight"))
+         << " in flight) | " << fmt(o, 1) << " MiB | " << fmt(t, 1) << " MiB | " << (std::isnan(ratio) ? "n/a" : fmt(ratio, 2))
+         << " | ours/theirs <= 0.25 | " << (std::isnan(ratio) ? "not measured" : ratio <= 0.25 ? "yes" : "**MISSED**")
+         << " |\n";
+    }
+  }
+
   // Both servers must have found the same notes, or the search comparison means nothing.
   double om = value("stdio_search_pipelined", "ours", "total_matches"), tm = value("stdio_search_pipelined", "ts", "total_matches");
   if (!std::isnan(om) && !std::isnan(tm) && om != tm)
@@ -982,6 +1139,28 @@ int cmd_report(const args& a) {
   std::ofstream(a.need("out")) << md.str();
   std::cout << md.str();
 
+  // Payload chart data: one row per N, calls/s of each tool and SDK over stdio, then over HTTP.
+  if (!a.get("payload-plot").empty()) {
+    std::ofstream plot(a.get("payload-plot"));
+    std::vector<long> ns;
+    for (auto& [tool, tool_ns] : payload_ns)
+      for (long n : tool_ns)
+        if (std::find(ns.begin(), ns.end(), n) == ns.end()) ns.push_back(n);
+    std::sort(ns.begin(), ns.end());
+    plot << "# N, then calls/s (NaN: not measured): stdio ours order order_rt list, stdio ts order order_rt list, "
+            "HTTP ours ..., HTTP ts ...\n";
+    for (long n : ns) {
+      plot << n;
+      for (const char* transport : {"stdio", "http"})
+        for (const char* impl : {"ours", "ts"})
+          for (const char* tool : payload_tools) {
+            const double v = value(payload_label(transport, tool, n), impl, "rps");
+            plot << ' ' << (std::isnan(v) || v <= 0 ? std::string("NaN") : fmt(v, 1));
+          }
+      plot << "\n";
+    }
+  }
+
   if (!a.get("plot").empty()) {
     std::ofstream plot(a.get("plot"));
     plot << "# measure ours ts ceiling (requests/s; 0 = not measured)\n";
@@ -1006,7 +1185,8 @@ int cmd_report(const args& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) fail("usage: mcp_bench gen-notes|stdio|startup|http-init|sessions|rss|free-port|http-floor|report [options] [-- server...]");
+  if (argc < 2) fail("usage: mcp_bench gen-notes|gen-payload|stdio|startup|http-init|http-call|sessions|rss|free-port|http-floor|report "
+         "[options] [-- server...]");
   std::signal(SIGPIPE, SIG_IGN);
   std::string cmd = argv[1];
   args a = parse_args(argc, argv, 2);
@@ -1014,6 +1194,8 @@ int main(int argc, char** argv) {
   if (cmd == "stdio") return cmd_stdio(a);
   if (cmd == "startup") return cmd_startup(a);
   if (cmd == "http-init") return cmd_http_init(a);
+  if (cmd == "http-call") return cmd_http_call(a);
+  if (cmd == "gen-payload") return cmd_gen_payload(a);
   if (cmd == "sessions") return cmd_sessions(a);
   if (cmd == "rss") return cmd_rss(a);
   if (cmd == "report") return cmd_report(a);

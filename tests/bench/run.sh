@@ -1,9 +1,9 @@
 #!/bin/sh
 # The benchmark: this SDK and the official TypeScript SDK doing the same work on the same machine
-# in the same run. Writes OUT/results.md (figures and ratios, ours / theirs), OUT/throughput.png
-# and OUT/results.jsonl (every raw measurement).
+# in the same run. Writes OUT/results.md (figures and ratios, ours / theirs), OUT/throughput.png,
+# OUT/payload.png and OUT/results.jsonl (every raw measurement).
 #
-#   sh tests/bench/run.sh                 full run (builds Release into build-bench, ~7 min on 2 cores)
+#   sh tests/bench/run.sh                 full run (builds Release into build-bench, ~10 min on 2 cores)
 #   sh tests/bench/run.sh --smoke ...     tiny counts; what the bench_smoke ctest runs
 #
 # Options: --build-dir DIR (default: <repo>/build-bench)  --out DIR (default: BUILD/bench)
@@ -42,8 +42,10 @@ has() { command -v "$1" >/dev/null 2>&1; }
 # Sizes of the run. Smoke: just enough to prove every stage still works.
 if [ $smoke = 1 ]; then
   secs=0.3 warm=0.1 notes=300 startup_runs=2 sessions=50 wrk_secs=1 wrk_rounds=1 rate_rounds=1 compile_runs=0
+  payload_ns="1 10" payload_secs=0.3 payload_warm=0.1 payload_wrk_secs=1 payload_wrk_warm=0
 else
   secs=4 warm=1 notes=3000 startup_runs=20 sessions=10000 wrk_secs=5 wrk_rounds=3 rate_rounds=3 compile_runs=2
+  payload_ns="1 10 100 1000 10000" payload_secs=2 payload_warm=0.5 payload_wrk_secs=2 payload_wrk_warm=1
 fi
 
 # --- tools: the full run installs what is missing; the smoke run never installs anything -----------
@@ -227,6 +229,64 @@ if [ -z "$http_note" ]; then
   done
 fi
 
+# --- payload size (issue #24) -----------------------------------------------------------------------
+# order(customer, items[N]) and order_rt (the same tool with a run-time JSON Schema in ours) carry N
+# order lines in their arguments; list(n = N) returns N records. Each point is short (a few seconds;
+# large N makes fewer, longer calls) and alternates the servers. Fewer requests in flight at large N
+# keep the megabytes queued in pipes and sockets bounded; both servers get the same.
+payload_tools="order order_rt list"
+payload_inflight() { case $1 in 1 | 10 | 100) echo 64 ;; 1000) echo 16 ;; *) echo 4 ;; esac; }
+payload_connections() { case $1 in 1 | 10 | 100) echo 16 ;; *) echo 4 ;; esac; }
+# Most calls a point may make: a bound on the count, beside the bound on the time.
+payload_max() { case $1 in 1 | 10 | 100) echo 2000000 ;; 1000) echo 20000 ;; *) echo 2000 ;; esac; }
+mkdir -p "$out/payload"
+for tool in $payload_tools; do
+  for n in $payload_ns; do
+    "$driver" gen-payload --tool $tool --n $n --out "$out/payload/$tool-$n.json"
+    for impl in $impls; do
+      say "payload, stdio: $tool N=$n, $impl"
+      # The peak RSS rows are these runs' rss_peak_kb at the largest N.
+      "$driver" stdio --label payload_stdio_${tool}_$n --impl $impl --tool $tool --n $n --mode pipelined \
+        --inflight "$(payload_inflight $n)" --max-requests "$(payload_max $n)" --seconds $payload_secs \
+        --warmup $payload_warm -- $(server_cmd $impl) >>"$results" 2>>"$out/logs/payload-stdio-$impl.log" ||
+        say "payload stdio run failed ($tool, N=$n, $impl); see $out/logs/payload-stdio-$impl.log"
+    done
+  done
+done
+if [ -z "$http_note" ]; then
+  # Both servers listen for the whole stage (one session each), and each point drives them in turn.
+  payload_ports= payload_sids=
+  for impl in $impls; do
+    start_http $impl ""
+    sid=$("$driver" http-init --port $port --wait 20 2>>"$out/logs/http-$impl.log") || sid=
+    [ -n "$sid" ] || say "payload, HTTP: $impl did not answer (or gave no session); its rows stay empty"
+    payload_ports="$payload_ports $impl=$port" payload_sids="$payload_sids $impl=${sid:-none}"
+  done
+  lookup() { for kv in $2; do [ "${kv%%=*}" != "$1" ] || echo "${kv#*=}"; done; }
+  for tool in $payload_tools; do
+    for n in $payload_ns; do
+      for impl in $impls; do
+        port=$(lookup $impl "$payload_ports") sid=$(lookup $impl "$payload_sids")
+        [ "$sid" != none ] || continue
+        say "payload, HTTP: $tool N=$n, $impl"
+        # One checked call first: wrk counts statuses, not answers.
+        "$driver" http-call --label payload_http_check --impl $impl --port $port --sid "$sid" --tool $tool --n $n \
+          >>"$out/logs/payload-http-$impl.log" 2>&1 || { say "payload HTTP answer wrong ($tool, N=$n, $impl)"; continue; }
+        file=$out/payload/$tool-$n.json
+        c=$(payload_connections $n)
+        [ "$payload_wrk_warm" = 0 ] || wrk -t1 -c$c -d${payload_wrk_warm}s --timeout 10s -s "$here/wrk_payload.lua" \
+          "http://127.0.0.1:$port/mcp" -- "$sid" $tool "$file" >/dev/null 2>&1 || true
+        BENCH_LABEL=payload_http_${tool}_$n BENCH_IMPL=$impl wrk -t1 -c$c -d${payload_wrk_secs}s --timeout 10s \
+          --latency -s "$here/wrk_payload.lua" "http://127.0.0.1:$port/mcp" -- "$sid" $tool "$file" \
+          >"$out/logs/wrk-payload-$tool-$n-$impl.txt" 2>&1 || true
+        grep '^{' "$out/logs/wrk-payload-$tool-$n-$impl.txt" >>"$results" || say "wrk printed no summary ($tool, N=$n, $impl)"
+      done
+    done
+  done
+  cleanup
+  pids=
+fi
+
 # --- compile time ------------------------------------------------------------------------------------
 if [ $compile_runs -gt 0 ] && has hyperfine; then
   say "compile time ($compile_runs runs each)"
@@ -257,10 +317,13 @@ about="Measured $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores ($(uname -m)), $no
 [ $smoke = 1 ] && about="$about. SMOKE RUN: tiny counts, figures are meaningless"
 for n in "$node_note" "$http_note"; do [ -z "$n" ] || about="$about
 $n"; done
-"$driver" report --in "$results" --out "$out/results.md" --plot "$out/throughput.dat" --notes "$about" >/dev/null
+"$driver" report --in "$results" --out "$out/results.md" --plot "$out/throughput.dat" \
+  --payload-plot "$out/payload.dat" --notes "$about" >/dev/null
 if has gnuplot; then
   gnuplot -e "datafile='$out/throughput.dat'; outfile='$out/throughput.png'" "$here/throughput.gp" ||
     say "gnuplot failed; no chart"
+  gnuplot -e "datafile='$out/payload.dat'; outfile='$out/payload.png'" "$here/payload.gp" ||
+    say "gnuplot failed; no payload chart"
 fi
 cat "$out/results.md"
 if ! grep -q '^| add: pipelined calls/s (64 in flight) | [0-9]' "$out/results.md"; then
@@ -275,6 +338,20 @@ if [ -z "$http_note" ] && ! grep -q '^| session mode: requests/s | [0-9]' "$out/
   say "the table has no HTTP figures for our server"
   exit 1
 fi
+# Every payload tool at every N must have our stdio figure, and our HTTP figure where HTTP ran.
+for tool in $payload_tools; do
+  for n in $payload_ns; do
+    row=$(grep "^| $tool | $n |" "$out/results.md" || true)
+    if ! echo "$row" | grep -q "^| $tool | $n | [0-9]"; then
+      say "the payload table has no stdio figure for our $tool at N=$n"
+      exit 1
+    fi
+    if [ -z "$http_note" ] && ! echo "$row" | awk -F'|' '{ exit !($7 ~ /[0-9]/) }'; then
+      say "the payload table has no HTTP figure for our $tool at N=$n"
+      exit 1
+    fi
+  done
+done
 say "table written to $out/results.md"
 # The smoke run is a test: stages it could not run are reported, never passed over (ctest SKIP_RETURN_CODE).
 if [ $smoke = 1 ] && [ -n "$http_note" ]; then

@@ -1,5 +1,5 @@
-// The TypeScript peer of tests/bench/bench_server.cpp, on the official SDK: the same `add` and
-// `search_notes` tools (same schemas, same search, same result shape), the same flags:
+// The TypeScript peer of tests/bench/bench_server.cpp, on the official SDK: the same `add`,
+// `search_notes` and payload tools (same schemas, same work, same result shape), the same flags:
 //   node server.mjs [--store PATH] [--http HOST:PORT [--stateless]]
 // HTTP follows the SDK's own patterns: one McpServer + transport per session (session mode), or
 // per request (stateless), both answering JSON rather than SSE so replies compare like with like.
@@ -61,6 +61,53 @@ function truncateText(text, budget, howToContinue) {
 
 const jsonResult = (value) => ({ content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value });
 
+// The payload-size tools: order(customer, items[N]) -> summary, order_rt (ours registers it with a
+// run-time JSON Schema; this SDK takes zod only, so here it is the same zod tool), list(n) -> records.
+// The schemas are built once here, not per McpServer: the HTTP modes make a server per session or
+// per request, and the older rows must not pay for these tools.
+const orderInput = z.object({
+  customer: z.string().describe("Who orders"),
+  items: z
+    .array(
+      z.object({
+        sku: z.string().regex(/^[A-Z]{3}-[0-9]{4}$/).describe("Stock keeping unit, e.g. ABC-1234"),
+        qty: z.number().int().min(1).max(1000).describe("How many"),
+        priority: z.enum(["low", "normal", "high"]).describe("Handling priority"),
+        tags: z.array(z.string()).max(8).describe("Free-form labels"),
+      }),
+    )
+    .describe("The order lines"),
+});
+const orderOutput = z.object({
+  customer: z.string().describe("Who ordered"),
+  item_count: z.number().int().describe("Order lines"),
+  total_quantity: z.number().int().describe("Sum of the lines' quantities"),
+  high_priority: z.number().int().describe("Lines of high priority"),
+});
+const summarize = async ({ customer, items }) => {
+  let total = 0;
+  let high = 0;
+  for (const item of items) {
+    total += item.qty;
+    if (item.priority === "high") ++high;
+  }
+  return jsonResult({ customer, item_count: items.length, total_quantity: total, high_priority: high });
+};
+const listInput = z.object({ n: z.number().int().min(0).max(100000).describe("How many records") });
+const listOutput = z.object({
+  records: z
+    .array(
+      z.object({
+        id: z.number().int().describe("Record id"),
+        name: z.string().describe("Full name"),
+        email: z.string().describe("Email address"),
+        score: z.number().describe("Score"),
+        active: z.boolean().describe("Whether the account is active"),
+      }),
+    )
+    .describe("The records, by id"),
+});
+
 function makeServer(notes) {
   const server = new McpServer({ name: "mcp-bench-ts", version: "1.0.0" });
   server.registerTool(
@@ -72,6 +119,37 @@ function makeServer(notes) {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ a, b }) => jsonResult({ sum: a + b }),
+  );
+  const hints = { readOnlyHint: true, openWorldHint: false };
+  server.registerTool(
+    "order",
+    { description: "Places an order; returns its summary.", inputSchema: orderInput, outputSchema: orderOutput, annotations: hints },
+    summarize,
+  );
+  server.registerTool(
+    "order_rt",
+    {
+      description: "Places an order; returns its summary (schemas given at run time).",
+      inputSchema: orderInput,
+      outputSchema: orderOutput,
+      annotations: hints,
+    },
+    summarize,
+  );
+  server.registerTool(
+    "list",
+    {
+      description: "Lists n generated records.",
+      inputSchema: listInput,
+      outputSchema: listOutput,
+      annotations: hints,
+    },
+    async ({ n }) => {
+      const records = new Array(n);
+      for (let i = 0; i < n; ++i)
+        records[i] = { id: i, name: `User ${i}`, email: `user${i}@example.com`, score: (i % 1000) / 4, active: i % 2 === 0 };
+      return jsonResult({ records });
+    },
   );
   server.registerTool(
     "search_notes",
