@@ -1,7 +1,7 @@
 # MCP_SANITIZE: a comma-separated -fsanitize= list ("address,undefined", "thread", ...) applied to
-# every target defined after this file is included in the same directory tree (the examples and the
-# tests), never to the mcp interface target that consumers link. UBSan findings abort the run
-# rather than scroll by, so a test that triggers one fails.
+# every target defined after this file is included in the same directory tree (the examples, the
+# tests and mcp::compiled, the library the unit tests link), never to the mcp interface target.
+# UBSan findings abort the run rather than scroll by, so a test that triggers one fails.
 if(MCP_SANITIZE)
   if(NOT CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
     message(FATAL_ERROR "mcp: MCP_SANITIZE needs GCC or Clang")

@@ -1051,12 +1051,7 @@ int cmd_report(const args& a) {
   row("exec to first answered initialize (mean)", "startup", "mean_ms", 1, 2, " ms");
   row("exec to first answered initialize (min)", "startup", "min_ms", 1, 2, " ms");
 
-  // Compile time compares our TU with the floor, not with TypeScript.
-  double notes_s = value("compile_notes", "ours", "mean_s"), floor_s = value("compile_floor", "ours", "mean_s");
-  auto secs = [](double v) { return std::isnan(v) ? std::string("not measured") : fmt(v, 2) + " s"; };
-  md << "\n| Compile time (`c++ -std=c++20 -O2 -c`) | Mean | Over the floor |\n|---|---|---|\n"
-     << "| examples/notes/main.cpp | " << secs(notes_s) << " | " << (std::isnan(notes_s / floor_s) ? "n/a" : fmt(notes_s / floor_s, 2) + "x") << " |\n"
-     << "| floor: only nlohmann/json, asio and valijson headers | " << secs(floor_s) << " | 1.00x |\n";
+  // Compile time: tests/bench/compile_time.sh writes its own table, which run.sh appends.
 
   // Payload size (issue #24): calls/s of each payload tool at each N, over stdio (pipelined) and
   // HTTP (wrk, one session), and the servers' peak RSS at the largest N. Labels are

@@ -51,7 +51,7 @@ fi
 # --- tools: the full run installs what is missing; the smoke run never installs anything -----------
 if [ $smoke = 0 ]; then
   missing=
-  for pkg in wrk hyperfine gnuplot-nox; do
+  for pkg in wrk hyperfine gnuplot-nox time; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || missing="$missing $pkg"
   done
   if [ -n "$missing" ]; then
@@ -288,16 +288,12 @@ if [ -z "$http_note" ]; then
 fi
 
 # --- compile time ------------------------------------------------------------------------------------
-if [ $compile_runs -gt 0 ] && has hyperfine; then
+# compile_time.sh: header-only, compiled mode and the floor, with the compiler's peak memory
+# (out/compile.md, appended to results.md below). Nothing else runs meanwhile.
+rm -f "$out/compile.md"
+if [ $compile_runs -gt 0 ]; then
   say "compile time ($compile_runs runs each)"
-  cxx=${CXX:-c++}
-  flags="-std=c++20 -O2 -c -I$repo/include -DASIO_STANDALONE -o /dev/null"
-  for tu in notes floor; do
-    src=$repo/examples/notes/main.cpp
-    [ $tu = floor ] && src=$here/floor.cpp
-    hyperfine --runs $compile_runs --export-json "$out/logs/compile-$tu.json" "$cxx $flags $src" >&2 &&
-      echo "{\"label\":\"compile_$tu\",\"impl\":\"ours\",\"mean_s\":$(tr -d ' \n' <"$out/logs/compile-$tu.json" | field mean)}" >>"$results"
-  done
+  sh "$here/compile_time.sh" --out "$out" --runs $compile_runs >/dev/null || say "the compile-time stage failed"
 fi
 
 # --- callgrind profile of the stdio server (optional) ------------------------------------------------
@@ -319,6 +315,7 @@ for n in "$node_note" "$http_note"; do [ -z "$n" ] || about="$about
 $n"; done
 "$driver" report --in "$results" --out "$out/results.md" --plot "$out/throughput.dat" \
   --payload-plot "$out/payload.dat" --notes "$about" >/dev/null
+[ -f "$out/compile.md" ] && { printf '\n'; cat "$out/compile.md"; } >>"$out/results.md"
 if has gnuplot; then
   gnuplot -e "datafile='$out/throughput.dat'; outfile='$out/throughput.png'" "$here/throughput.gp" ||
     say "gnuplot failed; no chart"
