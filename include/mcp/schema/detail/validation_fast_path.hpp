@@ -44,7 +44,8 @@ namespace detail {
 class plain_schema {
  public:
   // `root`: `node` is the whole schema, which "$ref"s resolve against ("#/$defs/..."); without it a
-  // "$ref" makes the schema not plain. `node` must outlive the result (compiled_schema keeps both).
+  // "$ref" makes the schema not plain. The result keeps copies of what it reads (names, keywords,
+  // compiled patterns): `node` need not outlive it.
   static std::unique_ptr<plain_schema> compile(const json& node, bool root) {
     compiler c{root ? &node : nullptr, {}, {}};
     auto out = std::make_unique<plain_schema>();
