@@ -30,7 +30,8 @@ namespace detail {
 // required, additionalProperties as a boolean or a schema, items, minItems/maxItems, pattern,
 // anyOf/oneOf for optionals and variants, $ref into $defs for recursive types, and value_rules'
 // enum, const, the four numeric bounds, multipleOf, minLength/maxLength, format, uniqueItems),
-// plus allOf, not, boolean schemas and the annotations.
+// plus allOf, boolean schemas and the annotations. Not "not": MCP_STRUCT never emits it, and
+// tests/unit/test_json_depth.cpp counts on a schema with "not" taking the full path (its depth limit).
 //
 // Same code as valijson where the SDK overrides it: value_rules::check decides the value_rules
 // keywords here as it does inside valijson. Same regex engine and flags for "pattern":
@@ -39,7 +40,7 @@ namespace detail {
 // accepts() answers exactly what valijson (with the SDK's overrides) answers, or gives up: inside it
 // every node answers yes, no or "unknown" (a pattern std::regex can not run on this value, on which
 // valijson refuses, or a recursion too deep to follow); an unknown answer goes on to valijson, so
-// "not" and "oneOf" never turn it into a wrong verdict. A refusal goes on to valijson and the walk
+// "oneOf" never turns it into a wrong verdict. A refusal goes on to valijson and the walk
 // all the same, so every message stays the same.
 class plain_schema {
  public:
@@ -173,9 +174,6 @@ class plain_schema {
         if (!build_list(v, c, one_of_)) return false;
       } else if (key == "allOf") {
         if (!build_list(v, c, all_of_)) return false;
-      } else if (key == "not") {
-        not_ = child(v, c);
-        if (!not_) return false;
       } else if (key == "$ref" && v.is_string() && c.document) {
         // Applied with its siblings (the 2020-12 reading, valijson's too: see validation_valijson.hpp).
         const json* target = resolve_ref(*c.document, v.get_ref<const std::string&>());
@@ -309,10 +307,6 @@ class plain_schema {
       if (unsure) return verdict::unknown;
       if (matched != 1) return verdict::no;
     }
-    if (not_) {
-      const verdict v = not_->check(value, depth, steps);
-      if (v != verdict::no) return v == verdict::yes ? verdict::no : verdict::unknown;
-    }
     return verdict::yes;
   }
 
@@ -328,7 +322,7 @@ class plain_schema {
   std::size_t required_count_ = 0;         // of properties_
   std::vector<std::string> other_required_;  // required, but not among the properties
   bool closed_ = false;
-  std::unique_ptr<plain_schema> additional_, items_, not_;
+  std::unique_ptr<plain_schema> additional_, items_;
   std::optional<std::uint64_t> min_items_, max_items_;
   std::unique_ptr<std::regex> pattern_;
   json rules_node_;                   // the value_rules keywords of this node, copied
