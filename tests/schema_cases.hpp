@@ -2,7 +2,8 @@
 // near them, for the differential tests that keep the validation engines in agreement: the fast
 // path and the walk that explains a refusal against valijson, the validator of record. Choices
 // come from a seed (the unit test) or from a fuzzer's bytes (tests/fuzz/fuzz_arguments.cpp), so
-// one generator serves both. `extended` adds the keywords only runtime schemas use (oneOf, not,
+// one generator serves both (MCP_STRUCT shapes include mcp::tagged_variant's oneOf and const).
+// `extended` adds the keywords only runtime schemas use (oneOf, not,
 // const, if/then/else, patternProperties, dependencies, contains, tuples, boolean schemas...).
 #pragma once
 
@@ -139,7 +140,7 @@ class generator {
   // deepest branch every time, and the validator refuses schemas nested too deep.
   json schema(int depth) {
     if (depth >= 6) return e_.one_in(2) ? integer_schema() : string_schema();
-    const std::uint64_t kinds = depth >= 3 ? 7 : 13;
+    const std::uint64_t kinds = depth >= 3 ? 7 : 14;
     const std::uint64_t kind = e_.below(extended_ ? kinds + 2 : kinds);
     if (kind >= kinds) return extended_schema(depth);
     switch (kind) {
@@ -159,8 +160,23 @@ class generator {
         for (std::uint64_t i = 0, n = 2 + e_.below(2); i < n; ++i) list.push_back(schema(depth + 1));
         return {{"anyOf", list}};
       }
+      case 13: return tagged_variant(depth);
       default: return array_schema(depth);  // 12: arrays twice as often
     }
+  }
+
+  // mcp::tagged_variant: oneOf structs, each with the tag required and fixed by "const".
+  json tagged_variant(int depth) {
+    json list = json::array();
+    for (const char* name : {"square", "circle"}) {
+      json s = object_schema(depth + 1);
+      s["properties"]["kind"] = {{"const", name}};
+      json required = s.value("required", json::array());
+      required.push_back("kind");
+      s["required"] = required;
+      list.push_back(s);
+    }
+    return {{"oneOf", list}};
   }
 
   json integer_schema() {
@@ -249,6 +265,8 @@ class generator {
   void annotate(json& s) {
     if (e_.one_in(4)) s["description"] = "a field";
     if (e_.one_in(6)) s["default"] = e_.pick(edge_numbers());
+    if (e_.one_in(10)) s["title"] = "A title";
+    if (e_.one_in(12)) s["deprecated"] = true;
   }
 
   // Keywords only a runtime schema has: the walk must explain them as valijson decides them.
@@ -402,11 +420,14 @@ class generator {
     return w;
   }
   static const std::vector<std::string>& patterns() {
-    static const std::vector<std::string> p = {"^[a-z][a-z0-9-]*$", "^[A-Z]{3}$", "[0-9]", "^$", "^.{2}$", "b"};
+    static const std::vector<std::string> p = {"^[a-z][a-z0-9-]*$", "^[A-Z]{3}$", "[0-9]", "^$", "^.{2}$", "b",
+                                               "^[A-Z]{3}-[0-9]{4}$", "(ab|cd)+"};
     return p;
   }
   static const std::vector<std::string>& pattern_samples() {
-    static const std::vector<std::string> s = {"abc", "a-1", "ABC", "AB", "x9", "", "ab", "Abc", "b", "9"};
+    static const std::vector<std::string> s = {"abc", "a-1", "ABC", "AB", "x9", "", "ab", "Abc", "b", "9",
+                                               "ABC-1234", "ABC-123", "ABC-12345", "xABC-1234", "abc-1234",
+                                               "\xC3\xA9\xC3\xA9", "abcd", "ABC-1234\n"};
     return s;
   }
 

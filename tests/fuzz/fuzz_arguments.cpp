@@ -2,7 +2,8 @@
 // then decoding. Oracles (beyond no crash, no UB, no leak):
 //  - a value the validator accepts must decode (the schema and the decoder agree);
 //  - coercion leaves an already valid value alone;
-//  - what decode produced encodes to a value that is valid again and decodes to the same thing.
+//  - what decode produced encodes to a value that is valid again and decodes to the same thing;
+//  - the fast path (which the reflected schema always gets) accepts exactly what valijson accepts.
 // And the differential oracle, on the same bytes read as choices: a random schema of the shapes
 // MCP_STRUCT emits (or a runtime schema's) and values near it, on which the fast path and the walk
 // that explains a refusal must agree with valijson, the validator of record (tests/schema_cases.hpp,
@@ -74,6 +75,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const mcp::validator v(mcp::schema_of<fz::rich>());
   mcp::json args = mcp::json::parse(data, data + size, nullptr, false);
   if (args.is_discarded()) return 0;
+
+  const auto& compiled = v.compiled();
+  if (!compiled.fast) disagree("the reflected schema has no fast path", args, v.schema().dump());
+  if (compiled.fast->accepts(args) != compiled.record->accepts(args))
+    disagree("the fast path and valijson disagree", args, compiled.fast->accepts(args) ? "fast path accepts" : "fast path refuses");
 
   auto problems = v.validate(args);
   (void)mcp::describe_violations("rich", problems, v.schema());

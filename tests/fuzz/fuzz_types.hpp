@@ -31,6 +31,16 @@ struct tag {
 MCP_STRUCT(tag, (name, "Tag name", mcp::min_length(1), mcp::max_length(16), mcp::pattern("^[a-z][a-z0-9-]*$")),
            (weight, "Weight", mcp::minimum(0), mcp::maximum(10)));
 
+// An order line (issue #24): a pattern, bounds, a string enum, an array with maxItems.
+struct line {
+  std::string sku;
+  int qty = 1;
+  color hue = color::red;
+  std::vector<std::string> tags;
+};
+MCP_STRUCT(line, (sku, "SKU", mcp::pattern("^[A-Z]{3}-[0-9]{4}$")), (qty, "Quantity", mcp::minimum(1), mcp::maximum(1000)),
+           (hue, "Colour"), (tags, "Tags", mcp::max_items(8)));
+
 // Recursive: its schema goes through $defs/$ref.
 struct tree {
   std::string name;
@@ -62,6 +72,7 @@ struct rich {
   std::optional<std::string> email;
   std::optional<tree> outline;
   int step = 0;
+  std::optional<std::vector<line>> lines;
 };
 MCP_STRUCT(rich,
            (title, "Title", mcp::min_length(1), mcp::max_length(40)),
@@ -86,6 +97,7 @@ MCP_STRUCT(rich,
            (pair, "Two numbers", mcp::default_value(std::array<int, 2>{})),
            (email, "Mail address", mcp::format("email")),
            (outline, "A tree"),
-           (step, "Multiple of 5", mcp::multiple_of(5), mcp::default_value(0)));
+           (step, "Multiple of 5", mcp::multiple_of(5), mcp::default_value(0)),
+           (lines, "Order lines", mcp::max_items(50)));
 
 }  // namespace fz

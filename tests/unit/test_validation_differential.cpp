@@ -6,14 +6,113 @@
 #include "catch.hpp"
 #include "schema_cases.hpp"
 
+#include <mcp/schema/detail/compiled_schema.hpp>
+#include <mcp/schema/reflect.hpp>
+#include <mcp/schema/schema.hpp>
 #include <mcp/schema/validation.hpp>
 
+#include <array>
 #include <cstdint>
 #include <limits>
+#include <map>
+#include <optional>
+#include <set>
 #include <string>
+#include <variant>
 #include <vector>
 
 using mcp::json;
+
+// Typed tools with every keyword MCP_STRUCT emits, for the fast path's coverage (issue #24's
+// order(customer, items[N]) among them).
+namespace diff_types {
+enum class priority { low, normal, high };
+MCP_ENUM(priority, (low, "low"), (normal, "normal"), (high, "high"));
+
+struct item {
+  std::string sku;
+  int qty = 1;
+  priority prio = priority::normal;
+  std::vector<std::string> tags;
+};
+MCP_STRUCT(item, (sku, "SKU", mcp::pattern("^[A-Z]{3}-[0-9]{4}$")), (qty, "Quantity", mcp::minimum(1), mcp::maximum(1000)),
+           (prio, "Priority", mcp::json_name("priority")), (tags, "Tags", mcp::max_items(8)));
+
+struct order {
+  std::string customer;
+  std::vector<item> items;
+};
+MCP_STRUCT(order, (customer, "Customer"), (items, "Items"));
+
+struct square {
+  double side = 1;
+};
+MCP_STRUCT(square, (side, "Side", mcp::exclusive_minimum(0)));
+struct circle {
+  double radius = 1;
+};
+MCP_STRUCT(circle, (radius, "Radius", mcp::exclusive_minimum(0), mcp::maximum(1e6)));
+
+struct node {
+  std::string name;
+  std::vector<node> children;
+};
+MCP_STRUCT(node, (name, "Name", mcp::min_length(1)), (children, "Children"));
+}  // namespace diff_types
+
+using diff_shape = std::variant<diff_types::square, diff_types::circle>;
+template <>
+struct mcp::json_type<diff_shape> : mcp::tagged_variant<diff_shape> {
+  static constexpr const char* tag = "kind";
+};
+
+namespace diff_types {
+struct everything {
+  std::string code;
+  std::optional<std::string> nickname;
+  std::string email;
+  std::optional<std::string> day;
+  std::int64_t step = 0;
+  std::uint8_t level = 0;
+  std::uint64_t huge = 0;
+  double ratio = 0.5;
+  float single = 0;
+  int below = 0;
+  std::vector<int> unique;
+  std::set<std::string> labels;
+  std::array<int, 2> pair{};
+  std::map<std::string, std::optional<int>> counters;
+  std::vector<std::optional<int>> holes;
+  std::variant<std::int64_t, std::string> id;
+  std::optional<priority> accent;
+  std::vector<diff_shape> shapes;
+  std::optional<node> tree;
+  std::vector<item> items;
+  bool flag = false;
+};
+MCP_STRUCT(everything,
+           (code, "Code", mcp::pattern("^[a-z][a-z0-9-]*$"), mcp::min_length(2), mcp::max_length(5)),
+           (nickname, "Nickname", mcp::max_length(3)),
+           (email, "Mail", mcp::format("email")),
+           (day, "Day", mcp::format("date")),
+           (step, "Step", mcp::multiple_of(5), mcp::exclusive_maximum(100), mcp::default_value(0)),
+           (level, "Level", mcp::default_value(0)),
+           (huge, "Huge", mcp::default_value(0)),
+           (ratio, "Ratio", mcp::exclusive_minimum(0), mcp::maximum(1), mcp::default_value(0.5)),
+           (single, "Single", mcp::default_value(0.0f)),
+           (below, "Below", mcp::minimum(-5), mcp::exclusive_maximum(5), mcp::default_value(0)),
+           (unique, "Unique", mcp::unique_items(), mcp::min_items(1), mcp::max_items(4)),
+           (labels, "Labels", mcp::default_value(std::set<std::string>{})),
+           (pair, "Pair", mcp::default_value(std::array<int, 2>{})),
+           (counters, "Counters", mcp::default_value(std::map<std::string, std::optional<int>>{})),
+           (holes, "Holes", mcp::default_value(std::vector<std::optional<int>>{})),
+           (id, "Id"),
+           (accent, "Accent"),
+           (shapes, "Shapes", mcp::default_value(std::vector<diff_shape>{})),
+           (tree, "Tree"),
+           (items, "Items", mcp::max_items(3), mcp::default_value(std::vector<item>{})),
+           (flag, "Flag", mcp::deprecated(), mcp::title("A flag"), mcp::default_value(false)));
+}  // namespace diff_types
 
 namespace {
 
@@ -73,7 +172,7 @@ TEST_CASE("differential: on MCP_STRUCT-shaped schemas the fast path and the walk
   differential_run d;
   d.run(20250131, false, 800, 12);  // 9,600 values
   check_agreement(d);
-  CHECK(d.fast_cases > d.cases / 5);  // the fast path was exercised, both verdicts too
+  CHECK(d.fast_cases == d.cases);  // every shape MCP_STRUCT emits has a fast path, both verdicts exercised
   CHECK(d.fast_accepted > d.fast_cases / 20);
 }
 
@@ -174,4 +273,286 @@ TEST_CASE("differential: corner cases, every engine against the right verdict", 
     ++checked;
   }
   CHECK(checked == static_cast<int>(corners.size()));
+}
+
+// --- the fast path on every keyword MCP_STRUCT emits ----------------------------------------------
+
+namespace {
+
+// Tallies verdicts; keeps the first case where an engine disagrees with valijson.
+struct tally {
+  int cases = 0, accepted = 0, refused = 0, fast_cases = 0, fast_accepted = 0, differs = 0;
+  std::string first;
+
+  void judge(const mcp::validator& v, const json& value) {
+    const verdicts got = schema_cases::judge(v, value);
+    ++cases;
+    (got.record ? accepted : refused) += 1;
+    if (got.has_fast) ++fast_cases, fast_accepted += got.fast;
+    const std::string d = schema_cases::disagreement(got);
+    if (d.empty()) return;
+    ++differs;
+    if (first.empty()) first = "schema " + text(v.schema()) + "\nvalue  " + text(value) + "\n" + d;
+  }
+};
+
+// Every engine agreed with valijson, the fast path answered every case, both verdicts were seen.
+void check_fast_tally(const tally& t) {
+  INFO(t.cases << " cases, " << t.accepted << " accepted, " << t.refused << " refused; first disagreement:\n" << t.first);
+  CHECK(t.differs == 0);
+  CHECK(t.fast_cases == t.cases);
+  CHECK(t.accepted > t.cases / 20);
+  CHECK(t.refused > t.cases / 20);
+}
+
+// Strings of 0 to `max` characters over an alphabet of 1- to 4-byte characters and NUL.
+std::vector<json> all_strings(std::size_t max) {
+  static const std::vector<std::string> alphabet = {"a", "Z", "-", "0", "\xC3\xA9", "\xE6\x97\xA5", "\xF0\x9F\x98\x80",
+                                                    std::string(1, '\0')};
+  std::vector<std::string> level = {""}, all = {""};
+  for (std::size_t n = 1; n <= max; ++n) {
+    std::vector<std::string> next;
+    for (const auto& s : level)
+      for (const auto& c : alphabet) next.push_back(s + c);
+    all.insert(all.end(), next.begin(), next.end());
+    level = std::move(next);
+  }
+  return std::vector<json>(all.begin(), all.end());
+}
+
+// `valid` and strings that match it in part: each character replaced, dropped or doubled, a
+// character added at each end, and the same wrapped in text.
+std::vector<json> near_misses(const std::string& valid) {
+  static const std::vector<std::string> swaps = {"A", "a", "Z", "0", "9", "-", "_", "\xC3\xA9", std::string(1, '\0')};
+  std::vector<json> out = {valid, "", valid + valid, "x" + valid, valid + "x", valid + "\n", "\n" + valid,
+                           " " + valid, valid.substr(1), valid.substr(0, valid.size() - 1)};
+  for (std::size_t i = 0; i < valid.size(); ++i) {
+    for (const auto& c : swaps) out.push_back(valid.substr(0, i) + c + valid.substr(i + 1));
+    out.push_back(valid.substr(0, i) + valid.substr(i + 1));
+    out.push_back(valid.substr(0, i + 1) + valid.substr(i));
+  }
+  return out;
+}
+
+// Numbers near the edges and near each bound of `schema`: the bound, one either side, a half either
+// side, the bound as a float and as an integer.
+std::vector<json> numbers_near(const json& schema) {
+  std::vector<json> out = schema_cases::edge_numbers();
+  for (const char* key : {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}) {
+    auto b = schema.find(key);
+    if (b == schema.end()) continue;
+    out.push_back(*b);
+    const double d = b->get<double>();
+    for (double delta : {-1.0, -0.5, 0.5, 1.0}) out.push_back(d + delta);
+    out.push_back(d);
+    out.push_back(d * 3);
+    if (b->is_number_integer() && !b->is_number_unsigned()) {
+      const auto v = b->get<std::int64_t>();
+      if (v > std::numeric_limits<std::int64_t>::min()) out.push_back(v - 1);
+      if (v < std::numeric_limits<std::int64_t>::max()) out.push_back(v + 1);
+    } else if (b->is_number_float() && d == static_cast<double>(static_cast<std::int64_t>(d))) {
+      out.push_back(static_cast<std::int64_t>(d));
+    }
+  }
+  return out;
+}
+
+// A random path into `value` and what to do there: replace it with an edge value, drop or add a
+// member, grow, shrink or duplicate an array, nudge a number, edit a string.
+void mutate(json& value, schema_cases::entropy& e, int depth = 0) {
+  static const std::vector<json> pool = [] {
+    std::vector<json> p = schema_cases::edge_numbers();
+    for (const char* s : {"ABC-1234", "ABC-123", "ABC-12345", "xABC-1234", "abc-1234", "ABC_1234", "", "a", "ab",
+                          "ab-1", "abcde", "abcdef", "1ab", "low", "normal", "HIGH", "square", "circle", "a@b.c",
+                          "nobody", "2024-02-29", "2023-02-29", "\xC3\xA9\xC3\xA9\xC3\xA9", "\xF0\x9F\x98\x80\xF0\x9F\x98\x80"})
+      p.push_back(s);
+    for (const char* s : {"null", "true", "false", "[]", "[1]", "[1, 1.0]", "[\"a\", \"a\"]", "{}", "{\"kind\": \"square\", \"side\": 1}",
+                          "{\"kind\": \"circle\", \"radius\": 0}", "{\"name\": \"\"}", "{\"name\": \"n\", \"children\": []}",
+                          "{\"sku\": \"ABC-1234\", \"qty\": 1, \"priority\": \"low\", \"tags\": []}"})
+      p.push_back(json::parse(s));
+    return p;
+  }();
+  if (value.is_structured() && !value.empty() && depth < 8 && !e.one_in(4)) {
+    if (value.is_array()) return mutate(value[e.below(value.size())], e, depth + 1);
+    auto it = value.begin();
+    std::advance(it, static_cast<std::ptrdiff_t>(e.below(value.size())));
+    return mutate(*it, e, depth + 1);
+  }
+  switch (e.below(value.is_structured() ? 6 : 4)) {
+    case 0:
+    case 1: value = e.pick(pool); return;
+    case 2:
+      if (value.is_number_integer() && !value.is_number_unsigned()) value = value.get<std::int64_t>() + (e.one_in(2) ? 1 : -1);
+      else if (value.is_number()) value = value.get<double>() + (e.one_in(2) ? 0.5 : 0.0);  // 1 -> 1.0 too
+      else if (value.is_string() && !value.get_ref<const std::string&>().empty()) value.get_ref<std::string&>().pop_back();
+      else value = e.pick(pool);
+      return;
+    case 3:
+      if (value.is_string()) value.get_ref<std::string&>() += e.pick(std::vector<std::string>{"a", "0", "\xE6\x97\xA5", "-"});
+      else value = e.pick(pool);
+      return;
+    case 4:
+      if (value.is_array()) {
+        for (std::uint64_t i = 0, n = 1 + e.below(9); i < n && !value.empty(); ++i) value.push_back(value[e.below(value.size())]);
+      } else {
+        value[e.pick(std::vector<std::string>{"extra", "kind", "name", "sku", "a"})] = e.pick(pool);
+      }
+      return;
+    default:
+      if (value.empty()) value = e.pick(pool);
+      else if (value.is_array()) value.erase(value.size() - 1);
+      else value.erase(value.begin());
+      return;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("fast path: every schema MCP_STRUCT emits gets one", "[validation][differential][fast]") {
+  for (const json* schema : {&mcp::schema_of<diff_types::order>(), &mcp::schema_of<diff_types::everything>()}) {
+    INFO(text(*schema));
+    CHECK(mcp::detail::plain_schema::compile(*schema, true) != nullptr);
+    CHECK(mcp::validator(*schema).compiled().fast != nullptr);
+  }
+  // The keywords it covers, each alone.
+  for (const char* schema :
+       {R"({"type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$","minLength":1,"maxLength":8,"format":"date"})",
+        R"({"type":"array","items":{"type":"string"},"minItems":1,"maxItems":8,"uniqueItems":true})",
+        R"({"type":"number","minimum":0,"maximum":1,"exclusiveMinimum":0,"exclusiveMaximum":1,"multipleOf":0.5})",
+        R"({"enum":["a",1,null]})", R"({"const":{"a":[1]}})", R"({"anyOf":[{"type":"integer"},{"type":"null"}]})",
+        R"({"oneOf":[{"const":1},{"type":"string"}]})", R"({"allOf":[{"minimum":1},{"maximum":2}]})",
+        R"({"type":"object","additionalProperties":{"type":"integer"}})",
+        R"({"type":"object","properties":{"a":true,"b":false},"required":["a","c"]})",
+        R"({"$defs":{"n":{"type":"array","items":{"$ref":"#/$defs/n"}}},"$ref":"#/$defs/n","maxItems":2})",
+        R"({"type":"array","items":false})"}) {
+    INFO(schema);
+    CHECK(mcp::validator(json::parse(schema), mcp::validator::root::any).compiled().fast != nullptr);
+  }
+  // Keywords MCP_STRUCT never emits stay with valijson.
+  for (const char* schema :
+       {R"({"type":"object","patternProperties":{"^a":{}}})", R"({"type":"object","minProperties":1})",
+        R"({"type":"object","propertyNames":{"maxLength":2}})", R"({"type":"array","contains":{"type":"null"}})",
+        R"({"type":"array","items":[{"type":"integer"}]})", R"({"if":{"type":"integer"},"then":{"minimum":0}})",
+        R"({"dependencies":{"a":["b"]}})", R"({"not":{"type":"null"}})"}) {
+    INFO(schema);
+    CHECK(mcp::validator(json::parse(schema), mcp::validator::root::any).compiled().fast == nullptr);
+  }
+}
+
+TEST_CASE("fast path: each keyword on generated values, edges included, accepts exactly what valijson accepts",
+          "[validation][differential][fast]") {
+  tally t;
+  // Lengths in code points (multi-byte characters, NUL), patterns (. is one byte to std::regex, as
+  // to valijson), formats, string enums, nullable strings.
+  const std::vector<json> strings = all_strings(3);  // 585 strings
+  for (const char* schema : {R"({"type":"string","minLength":2,"maxLength":3})", R"({"type":"string","maxLength":0})",
+                             R"({"type":"string","pattern":"^[a-z][a-z0-9-]*$"})", R"({"type":"string","pattern":"[0-9]"})",
+                             R"({"type":"string","pattern":"^.{2}$","minLength":1})", R"({"pattern":"^a"})",
+                             R"({"type":["string","null"],"maxLength":1,"pattern":"Z"})",
+                             R"({"type":"string","enum":["a","Z-","0"]})", R"({"type":"string","format":"date"})"}) {
+    const mcp::validator v(json::parse(schema), mcp::validator::root::any);
+    for (const auto& s : strings) t.judge(v, s);
+    for (const json& other : {json(nullptr), json(1), json::array({"a"})}) t.judge(v, other);
+  }
+  // Patterns that partly match: issue #24's SKU and more.
+  for (const auto& [schema, valid] : std::vector<std::pair<const char*, const char*>>{
+           {R"({"type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"})", "ABC-1234"},
+           {R"({"type":"string","pattern":"[A-Z]{3}-[0-9]{4}"})", "ABC-1234"},
+           {R"({"type":"string","pattern":"^(ab|cd)+$","maxLength":6})", "abcdab"},
+           {R"({"type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}$","format":"date"})", "2024-02-29"},
+           {R"({"type":"string","pattern":"^[^@]+@[^@]+$","format":"email"})", "ada@example.com"}}) {
+    const mcp::validator v(json::parse(schema), mcp::validator::root::any);
+    for (const auto& s : near_misses(valid)) t.judge(v, s);
+  }
+  // Numbers: bounds, exclusive bounds, multipleOf, floats against integers, beyond int64.
+  for (const char* schema :
+       {R"({"type":"integer","minimum":1,"maximum":1000})", R"({"type":"integer","minimum":-5,"exclusiveMaximum":5})",
+        R"({"type":"number","exclusiveMinimum":0,"maximum":1})", R"({"type":"integer","multipleOf":5,"exclusiveMaximum":100})",
+        R"({"type":"number","multipleOf":0.1})", R"({"type":"number","multipleOf":0.5,"minimum":-1.5})",
+        R"({"type":"number","minimum":-3.4028234663852886e38,"maximum":3.4028234663852886e38})",
+        R"({"type":"integer","minimum":0,"maximum":18446744073709551615.0})",
+        R"({"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807})",
+        R"({"type":"number","exclusiveMinimum":9007199254740992,"exclusiveMaximum":9007199254740994})",
+        R"({"type":["integer","null"],"minimum":0,"maximum":255})", R"({"enum":[1,"1",null,2.5]})", R"({"const":0})"}) {
+    const json s = json::parse(schema);
+    const mcp::validator v(s, mcp::validator::root::any);
+    for (const auto& n : numbers_near(s)) t.judge(v, n);
+    for (const json& other : {json(nullptr), json("1"), json(true)}) t.judge(v, other);
+  }
+  // Arrays: empty, at and past minItems/maxItems, duplicates (1 and 1.0 too), items of each kind.
+  const std::vector<json> item_pool = {1, 1.0, 2, "a", "a", "b", nullptr, json::array({1}), json::array({1.0}),
+                                       json{{"a", 1}}, 1.5, -1, "ABC-1234"};
+  schema_cases::entropy e(2024);
+  std::vector<json> arrays = {json::array()};
+  for (int i = 0; i < 400; ++i) {
+    json a = json::array();
+    for (std::uint64_t n = e.below(11), k = 0; k < n; ++k) a.push_back(e.pick(item_pool));
+    if (!a.empty() && e.one_in(3)) a.push_back(a[e.below(a.size())]);  // a duplicate
+    arrays.push_back(a);
+  }
+  for (const char* schema :
+       {R"({"type":"array","items":{"type":"string"},"maxItems":8})", R"({"type":"array","items":{"type":"integer"},"minItems":2,"maxItems":2})",
+        R"({"type":"array","uniqueItems":true})", R"({"type":"array","items":{"type":"integer"},"uniqueItems":true})",
+        R"({"type":"array","items":{"anyOf":[{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]}})",
+        R"({"type":"array","items":{"type":"string","pattern":"^[a-z]$"},"minItems":1})",
+        R"({"type":"array","items":{"oneOf":[{"type":"integer"},{"type":"number","minimum":1}]}})"}) {
+    const mcp::validator v(json::parse(schema), mcp::validator::root::any);
+    for (const auto& a : arrays) t.judge(v, a);
+  }
+  check_fast_tally(t);
+}
+
+TEST_CASE("fast path: mutated arguments of typed tools, accepted exactly when valijson accepts",
+          "[validation][differential][fast]") {
+  using namespace diff_types;
+  order o;
+  o.customer = "ACME";
+  for (int i = 0; i < 4; ++i) o.items.push_back({"ABC-" + std::to_string(1000 + i), 1 + i, priority::high, {"red", "big"}});
+  everything x;
+  x.code = "ab-1";
+  x.email = "ada@example.com";
+  x.day = "2024-02-29";
+  x.step = 95;
+  x.ratio = 1;
+  x.below = -5;
+  x.unique = {1, 2, 3};
+  x.labels = {"p", "q"};
+  x.counters = {{"a", 1}, {"b", std::nullopt}};
+  x.holes = {1, std::nullopt};
+  x.id = std::string("x");
+  x.accent = priority::low;
+  x.shapes = {square{2}, circle{1e6}};
+  x.tree = node{"root", {node{"kid", {}}, node{"kid2", {node{"leaf", {}}}}}};
+  x.items = {o.items[0], o.items[1]};
+  for (const json& base : {mcp::encode(o), mcp::encode(x)}) {
+    const json& schema = base.contains("code") ? mcp::schema_of<everything>() : mcp::schema_of<order>();
+    const mcp::validator v(schema);
+    REQUIRE(v.validate(base).empty());
+    tally t;
+    schema_cases::entropy e(base.size());
+    for (int i = 0; i < 3000; ++i) {
+      json value = base;
+      for (std::uint64_t m = 0, n = e.below(3); m < n; ++m) mutate(value, e);  // none at all now and then
+      t.judge(v, value);
+    }
+    check_fast_tally(t);
+  }
+}
+
+TEST_CASE("fast path: a recursive value deeper than validate() follows goes to the full path",
+          "[validation][differential][fast]") {
+  const mcp::validator v(mcp::schema_of<diff_types::node>());
+  REQUIRE(v.compiled().fast != nullptr);
+  auto nested = [](int levels) {
+    json value = {{"name", "leaf"}, {"children", json::array()}};
+    for (int i = 0; i < levels; ++i) value = {{"name", "n"}, {"children", json::array({value})}};
+    return value;
+  };
+  CHECK(v.compiled().fast->accepts(nested(20)));
+  CHECK(v.validate(nested(20)).empty());
+  const json deep = nested(100);  // 201 levels of arrays and objects
+  CHECK_FALSE(v.compiled().fast->accepts(deep));
+  const auto problems = v.validate(deep);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].keyword == "depth");
 }

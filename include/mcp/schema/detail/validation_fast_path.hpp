@@ -1,15 +1,22 @@
-// The fast path of validation: a shortcut for the plain schemas MCP_STRUCT produces, so the common
-// valid call does not run valijson. It answers only "surely valid"; anything else goes to valijson,
-// the validator of record. tests/unit/test_validation_differential.cpp and the arguments fuzzer
-// prove it equal to valijson where it applies: it accepts exactly what valijson accepts.
+// The fast path of validation: a shortcut for the schemas MCP_STRUCT produces, so the common valid
+// call does not run valijson. It answers only "surely valid"; anything else goes to valijson, the
+// validator of record. tests/unit/test_validation_differential.cpp and the arguments fuzzer prove it
+// equal to valijson where it applies: it accepts exactly what valijson accepts.
 #pragma once
 
+#include <mcp/json/detail/reader.hpp>
 #include <mcp/json/json.hpp>
 #include <mcp/schema/detail/validation_rules.hpp>
+#include <mcp/schema/detail/validation_walk.hpp>
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <map>
 #include <memory>
+#include <optional>
+#include <regex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,109 +25,191 @@ namespace mcp {
 inline namespace v0 {
 namespace detail {
 
-// Types, properties, required, a boolean additionalProperties, items, minimum/maximum and string
-// enums, nothing else: built only when every keyword of the schema is one of those. accepts()
-// answers exactly what valijson (with the SDK's overrides) answers; a refusal goes on to valijson
-// and the walk all the same, so every message stays the same.
+// Built only when every keyword of the schema is one it knows; otherwise compile() gives null and
+// every call goes to valijson. The keywords: every one MCP_STRUCT emits (type, properties,
+// required, additionalProperties as a boolean or a schema, items, minItems/maxItems, pattern,
+// anyOf/oneOf for optionals and variants, $ref into $defs for recursive types, and value_rules'
+// enum, const, the four numeric bounds, multipleOf, minLength/maxLength, format, uniqueItems),
+// plus allOf, boolean schemas and the annotations. Not "not": MCP_STRUCT never emits it, and
+// tests/unit/test_json_depth.cpp counts on a schema with "not" taking the full path (its depth limit).
+//
+// Same code as valijson where the SDK overrides it: value_rules::check decides the value_rules
+// keywords here as it does inside valijson. Same regex engine and flags for "pattern":
+// compile_pattern (std::regex, ECMAScript), matched with std::regex_search, compiled once here.
+//
+// accepts() answers exactly what valijson (with the SDK's overrides) answers, or gives up: inside it
+// every node answers yes, no or "unknown" (a pattern std::regex can not run on this value, on which
+// valijson refuses, or a recursion too deep to follow); an unknown answer goes on to valijson, so
+// "oneOf" never turns it into a wrong verdict. A refusal goes on to valijson and the walk
+// all the same, so every message stays the same.
 class plain_schema {
  public:
+  // `root`: `node` is the whole schema, which "$ref"s resolve against ("#/$defs/..."); without it a
+  // "$ref" makes the schema not plain. The result keeps copies of what it reads (names, keywords,
+  // compiled patterns): `node` need not outlive it.
   static std::unique_ptr<plain_schema> compile(const json& node, bool root) {
-    if (!node.is_object()) return nullptr;
+    compiler c{root ? &node : nullptr, {}, {}};
     auto out = std::make_unique<plain_schema>();
-    for (auto it = node.begin(); it != node.end(); ++it) {
-      const std::string& key = it.key();
-      const json& v = *it;
-      if (key == "description" || key == "title" || key == "default" || key == "examples" || key == "$comment" ||
-          key == "deprecated" || key == "readOnly" || key == "writeOnly" || (root && key == "$schema")) {
-        continue;  // annotations: no effect on validity
-      } else if (key == "type") {
-        out->types_ = 0;
-        if (v.is_string()) {
-          if (!out->add_type(v.get_ref<const std::string&>())) return nullptr;
-        } else if (v.is_array() && !v.empty()) {
-          for (const auto& t : v)
-            if (!t.is_string() || !out->add_type(t.get_ref<const std::string&>())) return nullptr;
-        } else {
-          return nullptr;
-        }
-      } else if (key == "properties" && v.is_object()) {
-        for (auto p = v.begin(); p != v.end(); ++p) {
-          auto child = compile(*p, false);
-          if (!child) return nullptr;
-          out->properties_.push_back({p.key(), std::move(child), false});  // in the instance's key order
-        }
-      } else if (key == "required" && v.is_array()) {
-        for (const auto& name : v)
-          if (!name.is_string()) return nullptr;
-        out->required_ = v;
-      } else if (key == "additionalProperties" && v.is_boolean()) {
-        out->closed_ = !v.get<bool>();
-      } else if (key == "items" && v.is_object()) {
-        out->items_ = compile(v, false);
-        if (!out->items_) return nullptr;
-      } else if ((key == "minimum" || key == "maximum") && v.is_number()) {
-        (key == "minimum" ? out->minimum_ : out->maximum_) = v;
-      } else if (key == "enum" && v.is_array() && !v.empty()) {
-        for (const auto& e : v)
-          if (!e.is_string()) return nullptr;
-        out->enum_ = v;
-      } else {
-        return nullptr;
-      }
-    }
-    std::size_t named = 0;
-    for (const auto& name : out->required_) {
-      const std::string& n = name.get_ref<const std::string&>();
-      auto p = std::find_if(out->properties_.begin(), out->properties_.end(), [&](const property& x) { return x.name == n; });
-      if (p == out->properties_.end() || p->required) return nullptr;  // unknown or repeated: leave it to the full path
-      p->required = true;
-      ++named;
-    }
-    out->required_count_ = named;
+    if (root) c.refs.emplace(&node, out.get());
+    if (!out->build(node, c)) return nullptr;
+    out->targets_ = std::move(c.targets);
     return out;
   }
 
-  bool accepts(const json& value) const {
-    if (!(types_ & type_bit(value))) return false;
-    if (!enum_.is_null() && !value.is_string()) return false;  // every enum value is a string
-    if (value.is_object()) {
-      std::size_t p = 0, required_seen = 0;
-      for (auto it = value.begin(); it != value.end(); ++it) {
-        const std::string& key = it.key();
-        while (p < properties_.size() && properties_[p].name < key) ++p;
-        if (p < properties_.size() && properties_[p].name == key) {
-          if (!properties_[p].schema->accepts(*it)) return false;
-          if (properties_[p].required) ++required_seen;
-          ++p;
-        } else if (closed_) {
-          return false;
-        }
-      }
-      return required_seen == required_count_;
-    }
-    if (value.is_array() && items_) {
-      for (const auto& item : value)
-        if (!items_->accepts(item)) return false;
-      return true;
-    }
-    if (value.is_number()) return within(value, minimum_, 1) && within(value, maximum_, -1);
-    if (value.is_string() && !enum_.is_null()) {
-      for (const auto& e : enum_)
-        if (e.get_ref<const std::string&>() == value.get_ref<const std::string&>()) return true;
-      return false;
-    }
-    return true;
-  }
+  bool accepts(const json& value) const { return check(value, 0, 0) == verdict::yes; }
 
   plain_schema() = default;
+  plain_schema(const plain_schema&) = delete;  // value_rules and "$ref"s point into it
+  plain_schema& operator=(const plain_schema&) = delete;
 
  private:
+  enum class verdict { no, yes, unknown };
+
   struct property {
     std::string name;
     std::unique_ptr<plain_schema> schema;
     bool required;
   };
+
+  struct compiler {
+    const json* document;                          // what "$ref" resolves against, or null
+    std::map<const json*, plain_schema*> refs;     // each "$ref" target, compiled once
+    std::vector<std::unique_ptr<plain_schema>> targets;
+  };
+
   enum : unsigned { t_null = 1, t_boolean = 2, t_integer = 4, t_float = 8, t_string = 16, t_array = 32, t_object = 64 };
+
+  static std::unique_ptr<plain_schema> child(const json& node, compiler& c) {
+    auto out = std::make_unique<plain_schema>();
+    if (!out->build(node, c)) return nullptr;
+    return out;
+  }
+
+  // A list of subschemas (anyOf, oneOf, allOf): non-empty, every one plain.
+  static bool build_list(const json& v, compiler& c, std::vector<std::unique_ptr<plain_schema>>& out) {
+    if (!v.is_array() || v.empty()) return false;
+    for (const auto& s : v) {
+      out.push_back(child(s, c));
+      if (!out.back()) return false;
+    }
+    return true;
+  }
+
+  // minItems/maxItems as valijson reads them: a non-negative int64.
+  static bool item_count(const json& v, std::optional<std::uint64_t>& out) {
+    if (!v.is_number_integer()) return false;
+    if (v.is_number_unsigned() ? v.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())
+                               : v.get<std::int64_t>() < 0)
+      return false;
+    out = v.get<std::uint64_t>();
+    return true;
+  }
+
+  static bool is_rules_keyword(const std::string& key) {
+    for (auto name = value_rules::keywords(); *name; ++name)
+      if (key == *name) return true;
+    return false;
+  }
+
+  // Reads one schema node into *this; false when some keyword is one the fast path does not know.
+  bool build(const json& node, compiler& c) {
+    if (node.is_boolean()) {
+      never_ = !node.get<bool>();
+      return true;
+    }
+    if (!node.is_object()) return false;
+    const bool is_root = c.document == &node;
+    json rules = json::object();
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      const std::string& key = it.key();
+      const json& v = *it;
+      if (key == "description" || key == "title" || key == "default" || key == "examples" || key == "$comment" ||
+          key == "deprecated" || key == "readOnly" || key == "writeOnly" || (is_root && key == "$schema")) {
+        continue;  // annotations: no effect on validity
+      } else if (key == "$defs" || key == "definitions") {
+        continue;  // schemas reached only through "$ref", compiled there
+      } else if (key == "type") {
+        types_ = 0;
+        if (v.is_string()) {
+          if (!add_type(v.get_ref<const std::string&>())) return false;
+        } else if (v.is_array() && !v.empty()) {
+          for (const auto& t : v)
+            if (!t.is_string() || !add_type(t.get_ref<const std::string&>())) return false;
+        } else {
+          return false;
+        }
+      } else if (key == "properties" && v.is_object()) {
+        for (auto p = v.begin(); p != v.end(); ++p) {
+          auto s = child(*p, c);
+          if (!s) return false;
+          properties_.push_back({p.key(), std::move(s), false});  // in key order, as the instance's keys are
+        }
+      } else if (key == "required" && v.is_array()) {
+        for (const auto& name : v)
+          if (!name.is_string()) return false;
+        required_ = v;
+      } else if (key == "additionalProperties" && v.is_boolean()) {
+        closed_ = !v.get<bool>();
+      } else if (key == "additionalProperties" && v.is_object()) {
+        additional_ = child(v, c);
+        if (!additional_) return false;
+      } else if (key == "items" && (v.is_object() || v.is_boolean())) {
+        items_ = child(v, c);
+        if (!items_) return false;
+      } else if (key == "minItems") {
+        if (!item_count(v, min_items_)) return false;
+      } else if (key == "maxItems") {
+        if (!item_count(v, max_items_)) return false;
+      } else if (key == "pattern" && v.is_string()) {
+        try {
+          pattern_ = std::make_unique<std::regex>(compile_pattern(v.get<std::string>()));
+        } catch (const std::regex_error&) {
+          return false;  // the validator refuses such a schema before it gets here
+        }
+      } else if (is_rules_keyword(key)) {
+        rules[key] = v;  // decided by value_rules, the same code valijson runs for them
+      } else if (key == "anyOf") {
+        if (!build_list(v, c, any_of_)) return false;
+      } else if (key == "oneOf") {
+        if (!build_list(v, c, one_of_)) return false;
+      } else if (key == "allOf") {
+        if (!build_list(v, c, all_of_)) return false;
+      } else if (key == "$ref" && v.is_string() && c.document) {
+        // Applied with its siblings (the 2020-12 reading, valijson's too: see validation_valijson.hpp).
+        const json* target = resolve_ref(*c.document, v.get_ref<const std::string&>());
+        if (!target) return false;
+        auto known = c.refs.find(target);
+        if (known != c.refs.end()) {
+          ref_ = known->second;  // compiled, or being compiled further up: a recursive type
+        } else {
+          c.targets.push_back(std::make_unique<plain_schema>());
+          plain_schema* t = c.targets.back().get();
+          c.refs.emplace(target, t);
+          ref_ = t;
+          if (!t->build(*target, c)) return false;
+        }
+      } else {
+        return false;
+      }
+    }
+    for (const auto& name : required_) {
+      const std::string& n = name.get_ref<const std::string&>();
+      auto p = std::find_if(properties_.begin(), properties_.end(), [&](const property& x) { return x.name == n; });
+      if (p == properties_.end()) {
+        if (std::find(other_required_.begin(), other_required_.end(), n) == other_required_.end())
+          other_required_.push_back(n);
+      } else if (!p->required) {
+        p->required = true;
+        ++required_count_;
+      }
+    }
+    if (!rules.empty()) {
+      rules_node_ = std::move(rules);
+      value_rules r(rules_node_);  // points into rules_node_, which stays where it is
+      if (!r.empty()) rules_.emplace(r);
+    }
+    return true;
+  }
 
   // "integer" takes only values stored as integers, as valijson's "type" does (see the overrides in
   // validation_valijson.hpp for why 1.0 stays refused).
@@ -148,20 +237,99 @@ class plain_schema {
       default: return 0;
     }
   }
-  // value on the right side of `bound` (side 1: at least, -1: at most), compared exactly.
-  static bool within(const json& value, const json& bound, int side) {
-    if (bound.is_null()) return true;
-    int c = compare_numbers(value, bound);
-    return side > 0 ? c >= 0 : c <= 0;
+
+  // `depth`: levels of the value above this one; `steps`: nodes on the way here, "$ref" hops and
+  // combinators included. A "$ref" can follow a value as deep as it goes: past the depth that
+  // validate() allows by default, the full path answers (with its "depth" violation). The steps are
+  // a backstop, as in the walk.
+  verdict check(const json& value, std::size_t depth, int steps) const {
+    if (++steps > max_walk_depth || (depth >= default_max_json_depth && value.is_structured())) return verdict::unknown;
+    if (never_ || !(types_ & type_bit(value))) return verdict::no;
+    if (rules_ && !rules_->check(value, no_pointer(), nullptr)) return verdict::no;
+    if (pattern_ && value.is_string()) {
+      try {
+        if (!std::regex_search(value.get_ref<const std::string&>(), *pattern_)) return verdict::no;
+      } catch (const std::regex_error&) {
+        return verdict::unknown;  // too complex for std::regex on this value: valijson refuses it
+      }
+    }
+    if (value.is_object()) {
+      std::size_t p = 0, required_seen = 0;
+      for (auto it = value.begin(); it != value.end(); ++it) {
+        const std::string& key = it.key();
+        while (p < properties_.size() && properties_[p].name < key) ++p;
+        if (p < properties_.size() && properties_[p].name == key) {
+          if (verdict v = properties_[p].schema->check(*it, depth + 1, steps); v != verdict::yes) return v;
+          if (properties_[p].required) ++required_seen;
+          ++p;
+        } else if (closed_) {
+          return verdict::no;
+        } else if (additional_) {
+          if (verdict v = additional_->check(*it, depth + 1, steps); v != verdict::yes) return v;
+        }
+      }
+      if (required_seen != required_count_) return verdict::no;
+      for (const auto& name : other_required_)
+        if (value.find(name) == value.end()) return verdict::no;
+    } else if (value.is_array()) {
+      const std::uint64_t n = value.size();
+      if ((min_items_ && n < *min_items_) || (max_items_ && n > *max_items_)) return verdict::no;
+      if (items_) {
+        for (const auto& item : value)
+          if (verdict v = items_->check(item, depth + 1, steps); v != verdict::yes) return v;
+      }
+    }
+    if (ref_) {
+      if (verdict v = ref_->check(value, depth, steps); v != verdict::yes) return v;
+    }
+    for (const auto& s : all_of_)
+      if (verdict v = s->check(value, depth, steps); v != verdict::yes) return v;
+    if (!any_of_.empty()) {
+      verdict found = verdict::no;
+      for (const auto& s : any_of_) {
+        const verdict v = s->check(value, depth, steps);
+        if (v == verdict::yes) {
+          found = v;
+          break;
+        }
+        if (v == verdict::unknown) found = v;
+      }
+      if (found != verdict::yes) return found;
+    }
+    if (!one_of_.empty()) {
+      std::size_t matched = 0;
+      bool unsure = false;
+      for (const auto& s : one_of_) {
+        const verdict v = s->check(value, depth, steps);
+        if (v == verdict::yes && ++matched > 1) return verdict::no;
+        if (v == verdict::unknown) unsure = true;
+      }
+      if (unsure) return verdict::unknown;
+      if (matched != 1) return verdict::no;
+    }
+    return verdict::yes;
   }
 
+  static const std::string& no_pointer() {
+    static const std::string empty;
+    return empty;
+  }
+
+  bool never_ = false;  // the schema `false`
   unsigned types_ = ~0u;
-  std::vector<property> properties_;
+  std::vector<property> properties_;  // in key order
   json required_;
-  std::size_t required_count_ = 0;
+  std::size_t required_count_ = 0;         // of properties_
+  std::vector<std::string> other_required_;  // required, but not among the properties
   bool closed_ = false;
-  std::unique_ptr<plain_schema> items_;
-  json minimum_, maximum_, enum_;
+  std::unique_ptr<plain_schema> additional_, items_;
+  std::optional<std::uint64_t> min_items_, max_items_;
+  std::unique_ptr<std::regex> pattern_;
+  json rules_node_;                   // the value_rules keywords of this node, copied
+  std::optional<value_rules> rules_;  // reads rules_node_
+  std::vector<std::unique_ptr<plain_schema>> any_of_, one_of_, all_of_;
+  const plain_schema* ref_ = nullptr;  // owned by the root's targets_
+  std::vector<std::unique_ptr<plain_schema>> targets_;  // the root's: every "$ref" target
 };
 
 }  // namespace detail
