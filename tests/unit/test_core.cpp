@@ -8,7 +8,10 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <random>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -493,6 +496,77 @@ TEST_CASE("the JSON writer gives dump()'s bytes, invalid UTF-8 included") {
     const std::string expected = v.dump(-1, ' ', false, json::error_handler_t::replace);
     INFO("expected: " << expected);
     CHECK(mcp::detail::to_json_text(v) == expected);
+  }
+}
+
+TEST_CASE("write_json_double gives dump()'s bytes for every kind of double") {
+  auto check = [](double x) {
+    std::string written;
+    mcp::detail::write_json_double(x, written);
+    const std::string expected = json(x).dump();
+    if (written != expected) FAIL_CHECK("bits " << std::hex << [&] { std::uint64_t b; std::memcpy(&b, &x, 8); return b; }()
+                                                 << ": " << written << " != " << expected);
+  };
+  auto from_bits = [](std::uint64_t b) {
+    double x;
+    std::memcpy(&x, &b, sizeof x);
+    return x;
+  };
+  // Zeros, the extremes, subnormals and the normal boundary.
+  for (double x : {0.0, -0.0, 5e-324, -5e-324, 2.2250738585072014e-308, 2.2250738585072009e-308,
+                   std::numeric_limits<double>::max(), std::numeric_limits<double>::lowest(),
+                   std::numeric_limits<double>::epsilon(), 0.1, 0.2, 0.3, 1.0 / 3, 2.0 / 3, 123456789.125})
+    check(x);
+  for (std::uint64_t b = 1; b < 2000; ++b) check(from_bits(b));                          // the smallest subnormals
+  for (std::uint64_t b = 0x000FFFFFFFFFFFFFu - 1000; b <= 0x0010000000001000u; b += 37) check(from_bits(b));
+  // Powers of ten and their neighbours, where the fixed and exponent forms meet (1e-5 .. 1e15 and on).
+  for (int e = -324; e <= 308; ++e) {
+    const double p = std::strtod(("1e" + std::to_string(e)).c_str(), nullptr);  // 1e-324 is 0
+    for (double x : {p, std::nextafter(p, 0.0), std::nextafter(p, HUGE_VAL), -p, 1.5 * p, 9.999999999999999 * p})
+      if (std::isfinite(x)) check(x);
+  }
+  // Integers as doubles, around the whole-number shortcut's limit (1e15) and 2^53.
+  for (double x = -2000; x <= 2000; x += 0.25) check(x);
+  for (double base : {1e15, 4503599627370496.0, 9007199254740992.0, 1e16, 1e17})
+    for (int d = -300; d <= 300; ++d) {
+      check(base + d);
+      check(-(base + d));
+    }
+  for (int i = 0; i < 64; ++i) check(std::ldexp(1.0, i)), check(std::ldexp(1.0, i) - 1), check(std::ldexp(1.0, -i));
+  // Random bit patterns (NaN and infinities are written as null, as dump writes them) and random
+  // values of a few digits, as a tool's results often hold.
+  std::mt19937_64 rng(20261125);
+  for (int i = 0; i < 300000; ++i) check(from_bits(rng()));
+  for (int i = 0; i < 100000; ++i) check(static_cast<double>(static_cast<std::int64_t>(rng() % 2000001) - 1000000) / 1000);
+  check(std::numeric_limits<double>::infinity());
+  check(std::nan(""));
+}
+
+TEST_CASE("write_json_string gives dump()'s bytes at every alignment") {
+  // Runs of plain characters are scanned eight bytes at a time: every special byte at every offset
+  // of a word, and random strings of plain, special and multi-byte characters.
+  const std::vector<std::string> specials = {"\"", "\\", "\n", "\x01", "\x1f", "\x7f", " ", "\xc3\xa9", "\xe2\x82\xac",
+                                             "\xf0\x9f\x98\x80", "\xff", "\xe2\x82", std::string(1, '\0')};
+  auto check = [](const std::string& s) {
+    std::string written = "x";
+    mcp::detail::write_json_string(s, written);
+    CHECK(written == "x" + json(s).dump(-1, ' ', false, json::error_handler_t::replace));
+  };
+  for (const auto& special : specials)
+    for (std::size_t before = 0; before <= 17; ++before)
+      for (std::size_t after = 0; after <= 9; ++after) check(std::string(before, 'a') + special + std::string(after, 'b'));
+  std::mt19937 rng(7);
+  const std::string plain = "abcXYZ019 {}:,/~";
+  for (int i = 0; i < 20000; ++i) {
+    std::string s;
+    const int parts = static_cast<int>(rng() % 12);
+    for (int k = 0; k < parts; ++k) {
+      if (rng() % 3 == 0)
+        s += specials[rng() % specials.size()];
+      else
+        s.append(rng() % 20, plain[rng() % plain.size()]);
+    }
+    check(s);
   }
 }
 

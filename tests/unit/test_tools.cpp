@@ -932,6 +932,27 @@ struct reading {
 MCP_STRUCT(reading, (sensor, "Sensor"), (value, "Value"), (history, "Earlier values"));
 }  // namespace tt
 
+TEST_CASE("find_non_finite: the pointer of the first NaN or infinity, escaped, after what the caller had") {
+  const double nan = std::nan("");
+  std::string where = "prefix";
+  const std::map<std::string, std::vector<double>> map = {{"a/b~c", {1.0, 2.0}}, {"d", {0.5, nan}}};
+  CHECK(mcp::detail::find_non_finite(map, where));
+  CHECK(where == "prefix/d/1");
+  const std::map<std::string, std::vector<std::optional<double>>> tilde = {{"x~/y", {std::nullopt, 1.0, -HUGE_VAL}}};
+  where.clear();
+  CHECK(mcp::detail::find_non_finite(tilde, where));
+  CHECK(where == "/x~0~1y/2");
+  where.clear();
+  CHECK(mcp::detail::find_non_finite(json{{"k/", json::array({1, json{{"~", nan}}})}}, where));
+  CHECK(where == "/k~1/1/~0");
+  where.clear();
+  CHECK_FALSE(mcp::detail::find_non_finite(std::vector<double>{1.0, 2.0}, where));
+  CHECK_FALSE(mcp::detail::find_non_finite(json{{"a", json::array({1.5, "x"})}}, where));
+  CHECK(where.empty());
+  CHECK(mcp::detail::find_non_finite(HUGE_VAL, where));
+  CHECK(where.empty());  // the value itself: the empty pointer
+}
+
 TEST_CASE("result builder: a NaN or infinity in structured output is the server's bug, on both sinks") {
   std::vector<std::string> diagnostics;
   auto srv = make_server(&diagnostics);

@@ -15,10 +15,12 @@
 #include <mcp/json/detail/utf8.hpp>
 #include <mcp/json/json.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -42,31 +44,81 @@ inline void write_json_double(double x, std::string& out) {
     return;
   }
   // Whole numbers of up to 15 digits come out as the integer and ".0", as nlohmann writes them,
-  // without its digit generation (tool results are often such numbers). -0.0 takes the long way.
+  // without digit generation (tool results are often such numbers). -0.0 takes the long way.
   if (x != 0 && std::fabs(x) < 1e15 && std::trunc(x) == x) {
     write_json_integer(static_cast<std::int64_t>(x), out);
     out += ".0"sv;
     return;
   }
-  // nlohmann's shortest round-trip form ("1e+20", "0.1"), through its public API only: a tree
-  // dumped by nlohmann writes the same bytes, whatever version of it is installed.
-  out += json(x).dump();
+  // nlohmann's text for a double ("1e+20", "0.1") comes from its Grisu2 routine, which is not
+  // always the shortest or closest form: std::to_chars's shortest round-trip text differs for
+  // about 1 double in 700 (1.2381497353139133e+15, to_chars 1.2381497353139132e+15). So the
+  // digits come from that same routine, the one json::dump calls for every double, written into a
+  // buffer here rather than through a temporary json, string and serializer per number.
+  char buffer[32];  // to_chars needs at most 25: sign, 17 digits, point, "e-324"
+  const char* end = nlohmann::detail::to_chars(buffer, buffer + sizeof buffer, x);
+  out.append(buffer, static_cast<std::size_t>(end - buffer));
 }
 
-// A string as a JSON string literal.
+// The index of the first byte of `word` (eight bytes read from memory) that a JSON string cannot hold
+// as it is: below 0x20, '"', '\\' or 0x80 and above (the start of a character that is checked); 8
+// when there is none. The subtractions set a byte's high bit when it is such a byte, and borrow
+// only out of such a byte, so the lowest flagged byte is always the first true one.
+inline unsigned first_special_byte(std::uint64_t word) {
+  constexpr std::uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+  const std::uint64_t flags =
+      ((word - ones * 0x20) | ((word ^ (ones * '"')) - ones) | ((word ^ (ones * '\\')) - ones) | word) & highs;
+  if (flags == 0) return 8;
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  return static_cast<unsigned>(__builtin_ctzll(flags)) / 8;
+#else
+  unsigned i = 0;
+  unsigned char bytes[8];
+  std::memcpy(bytes, &word, 8);
+  while (bytes[i] >= 0x20 && bytes[i] != '"' && bytes[i] != '\\' && bytes[i] < 0x80) ++i;
+  return i;
+#endif
+}
+
+// A string as a JSON string literal. Written through a pointer into room made ahead of it, kept
+// at least as large as the rest of the input and the closing quote: a run of plain characters
+// (found eight bytes at a time) is one memcpy, and only an escape, which writes more than it
+// reads, may have to make more room.
 inline void write_json_string(std::string_view s, std::string& out) {
   const std::size_t start = out.size();
-  out += '"';
+  out.resize(start + s.size() + s.size() / 8 + 16);
+  char* d = &out[start];
+  char* limit = &out[0] + out.size();
   const char* p = s.data();
   const char* const end = p + s.size();
+  auto make_room = [&](std::size_t needed) {  // at least `needed` bytes free after d
+    if (static_cast<std::size_t>(limit - d) >= needed) return;
+    const std::size_t at = static_cast<std::size_t>(d - &out[0]);
+    out.resize(out.size() + std::max(needed, out.size() - start));
+    d = &out[0] + at;
+    limit = &out[0] + out.size();
+  };
+  *d++ = '"';
   while (p < end) {
     const char* run = p;
-    while (p < end) {
-      const auto c = static_cast<unsigned char>(*p);
-      if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80) break;
-      ++p;
+    for (;;) {
+      if (end - p >= 8) {
+        std::uint64_t word;
+        std::memcpy(&word, p, 8);
+        const unsigned i = first_special_byte(word);
+        p += i;
+        if (i < 8) break;
+      } else {
+        while (p < end) {
+          const auto c = static_cast<unsigned char>(*p);
+          if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80) break;
+          ++p;
+        }
+        break;
+      }
     }
-    out.append(run, static_cast<std::size_t>(p - run));
+    std::memcpy(d, run, static_cast<std::size_t>(p - run));
+    d += p - run;
     if (p == end) break;
     const auto c = static_cast<unsigned char>(*p);
     if (c >= 0x80) {
@@ -76,27 +128,32 @@ inline void write_json_string(std::string_view s, std::string& out) {
         out += json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
         return;
       }
-      out.append(p, n);
+      std::memcpy(d, p, n);
+      d += n;
       p += n;
       continue;
     }
     ++p;
+    make_room(static_cast<std::size_t>(end - p) + 7);  // the rest, this escape (up to 6) and the quote
+    *d++ = '\\';
     switch (c) {
-      case '"': out += "\\\""sv; break;
-      case '\\': out += "\\\\"sv; break;
-      case '\b': out += "\\b"sv; break;
-      case '\f': out += "\\f"sv; break;
-      case '\n': out += "\\n"sv; break;
-      case '\r': out += "\\r"sv; break;
-      case '\t': out += "\\t"sv; break;
+      case '"': *d++ = '"'; break;
+      case '\\': *d++ = '\\'; break;
+      case '\b': *d++ = 'b'; break;
+      case '\f': *d++ = 'f'; break;
+      case '\n': *d++ = 'n'; break;
+      case '\r': *d++ = 'r'; break;
+      case '\t': *d++ = 't'; break;
       default: {
         static constexpr char hex[] = "0123456789abcdef";
-        const char escaped[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xF]};
-        out.append(escaped, sizeof escaped);
+        const char escaped[5] = {'u', '0', '0', hex[c >> 4], hex[c & 0xF]};
+        std::memcpy(d, escaped, sizeof escaped);
+        d += sizeof escaped;
       }
     }
   }
-  out += '"';
+  *d++ = '"';
+  out.resize(static_cast<std::size_t>(d - &out[0]));
 }
 
 // --- raw JSON text ---------------------------------------------------------------------

@@ -107,72 +107,87 @@ constexpr bool may_hold_float() {
   }
 }
 
-inline bool find_non_finite_json(const json& v, std::string& pointer) {
+// The search below builds no pointer while it looks: each level adds its token to the front of
+// `pointer` on the way back, once a NaN or an infinity has been found.
+inline void prepend_pointer_token(std::string& pointer, std::string_view token) {
+  std::string front;
+  append_pointer_token(front, token);
+  pointer.insert(0, front);
+}
+
+inline bool non_finite_in_json(const json& v, std::string& pointer) {
   if (v.is_number_float()) return !std::isfinite(v.get<double>());
   if (v.is_array()) {
     for (std::size_t i = 0; i < v.size(); ++i) {
-      const std::size_t at = pointer.size();
-      append_pointer_token(pointer, std::to_string(i));
-      if (find_non_finite_json(v[i], pointer)) return true;
-      pointer.resize(at);
+      if (non_finite_in_json(v[i], pointer)) {
+        prepend_pointer_token(pointer, std::to_string(i));
+        return true;
+      }
     }
   } else if (v.is_object()) {
     for (const auto& [key, item] : v.items()) {
-      const std::size_t at = pointer.size();
-      append_pointer_token(pointer, key);
-      if (find_non_finite_json(item, pointer)) return true;
-      pointer.resize(at);
+      if (non_finite_in_json(item, pointer)) {
+        prepend_pointer_token(pointer, key);
+        return true;
+      }
     }
   }
   return false;
 }
 
-// Whether `value` holds a NaN or an infinity; `pointer` is then the JSON Pointer of the first one
-// in the value's encoding.
 template <class T>
-bool find_non_finite(const T& value, std::string& pointer) {
+bool non_finite_in(const T& value, std::string& pointer) {
   if constexpr (!may_hold_float<T>()) {
     return false;
   } else if constexpr (has_json_type_v<T>) {
-    return find_non_finite_json(json_type<T>::encode(value), pointer);
+    return non_finite_in_json(json_type<T>::encode(value), pointer);
   } else if constexpr (std::is_floating_point_v<T>) {
     return !std::isfinite(value);
   } else if constexpr (std::is_same_v<T, json>) {
-    return find_non_finite_json(value, pointer);
+    return non_finite_in_json(value, pointer);
   } else if constexpr (is_optional<T>::value) {
-    return value && find_non_finite(*value, pointer);
+    return value && non_finite_in(*value, pointer);
   } else if constexpr (is_array_like_v<T>) {
     std::size_t i = 0;
     for (const auto& item : value) {
-      const std::size_t at = pointer.size();
-      append_pointer_token(pointer, std::to_string(i++));
-      if (find_non_finite(static_cast<const typename T::value_type&>(item), pointer)) return true;
-      pointer.resize(at);
+      if (non_finite_in(static_cast<const typename T::value_type&>(item), pointer)) {
+        prepend_pointer_token(pointer, std::to_string(i));
+        return true;
+      }
+      ++i;
     }
     return false;
   } else if constexpr (is_string_map<T>::value) {
     for (const auto& [key, item] : value) {
-      const std::size_t at = pointer.size();
-      append_pointer_token(pointer, key);
-      if (find_non_finite(item, pointer)) return true;
-      pointer.resize(at);
+      if (non_finite_in(item, pointer)) {
+        prepend_pointer_token(pointer, key);
+        return true;
+      }
     }
     return false;
   } else if constexpr (is_variant<T>::value) {
-    return std::visit([&](const auto& alternative) { return find_non_finite(alternative, pointer); }, value);
+    return std::visit([&](const auto& alternative) { return non_finite_in(alternative, pointer); }, value);
   } else if constexpr (is_reflected_v<T>) {
     bool found = false;
     for_each_field(fields_of<T>(), [&](const auto& f, auto) {
       if (found) return;
-      const std::size_t at = pointer.size();
-      append_pointer_token(pointer, f.name);
-      found = find_non_finite(value.*f.member, pointer);
-      if (!found) pointer.resize(at);
+      found = non_finite_in(value.*f.member, pointer);
+      if (found) prepend_pointer_token(pointer, f.name);
     });
     return found;
   } else {
     return false;
   }
+}
+
+// Whether `value` holds a NaN or an infinity; the JSON Pointer of the first one in the value's
+// encoding is then appended to `pointer`.
+template <class T>
+bool find_non_finite(const T& value, std::string& pointer) {
+  std::string found;
+  if (!non_finite_in(value, found)) return false;
+  pointer += found;
+  return true;
 }
 
 // The one place that decides the text block beside a structured result, in the order tool_options
