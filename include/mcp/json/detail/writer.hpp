@@ -50,14 +50,11 @@ inline void write_json_double(double x, std::string& out) {
     out += ".0"sv;
     return;
   }
-  // nlohmann's text for a double ("1e+20", "0.1") comes from its Grisu2 routine, which is not
-  // always the shortest or closest form: std::to_chars's shortest round-trip text differs for
-  // about 1 double in 700 (1.2381497353139133e+15, to_chars 1.2381497353139132e+15). So the
-  // digits come from that same routine, the one json::dump calls for every double, written into a
-  // buffer here rather than through a temporary json, string and serializer per number.
-  char buffer[32];  // to_chars needs at most 25: sign, 17 digits, point, "e-324"
-  const char* end = nlohmann::detail::to_chars(buffer, buffer + sizeof buffer, x);
-  out.append(buffer, static_cast<std::size_t>(end - buffer));
+  // nlohmann's form ("1e+20", "0.1") through its public API only (#26: no calls into another
+  // library's detail namespace): its Grisu2 text is not always the shortest, and std::to_chars's
+  // shortest round-trip text differs from it for about 1 double in 700, so only dump() itself
+  // writes the same bytes as a tree dumped by whatever nlohmann is installed.
+  out += json(x).dump();
 }
 
 // The index of the first byte of `word` (eight bytes read from memory) that a JSON string cannot hold
