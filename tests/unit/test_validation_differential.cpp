@@ -382,7 +382,12 @@ void mutate(json& value, schema_cases::entropy& e, int depth = 0) {
     case 0:
     case 1: value = e.pick(pool); return;
     case 2:
-      if (value.is_number_integer() && !value.is_number_unsigned()) value = value.get<std::int64_t>() + (e.one_in(2) ? 1 : -1);
+      if (value.is_number_integer() && !value.is_number_unsigned()) {
+        // One step, never past the ends of int64 (the pool holds both).
+        const std::int64_t n = value.get<std::int64_t>();
+        const bool up = n == std::numeric_limits<std::int64_t>::min() || (n != std::numeric_limits<std::int64_t>::max() && e.one_in(2));
+        value = up ? n + 1 : n - 1;
+      }
       else if (value.is_number()) value = value.get<double>() + (e.one_in(2) ? 0.5 : 0.0);  // 1 -> 1.0 too
       else if (value.is_string() && !value.get_ref<const std::string&>().empty()) value.get_ref<std::string&>().pop_back();
       else value = e.pick(pool);
