@@ -1,9 +1,12 @@
 // The notes tools (create, update, search, read, stats, delete), shared by the notes example and
-// the examples that serve them another way (examples/httplib). register_tools(srv, db) adds them.
+// the examples that serve them another way (examples/httplib). register_tools(srv, db) adds them,
+// and the MCP App that shows note_stats results (stats_app.hpp).
 #pragma once
 
+#include <mcp/core/apps.hpp>
 #include <mcp/mcp.hpp>
 
+#include "stats_app.hpp"
 #include "store.hpp"
 
 #include <sstream>
@@ -150,6 +153,16 @@ inline void register_tools(mcp::server& srv, store& db) {
            },
            mcp::annotations{.read_only = true, .open_world = false});
 
+  // Hosts that show MCP Apps draw the result in the statistics view; every other client gets the
+  // same result, whose text says it all.
+  mcp::app_resource stats_view;
+  stats_view.uri = stats_app_uri;
+  stats_view.name = "Note statistics";
+  stats_view.description = "Word count and headings of one note, as note_stats returns them";
+  stats_view.prefers_border = true;
+  mcp::serve_app(srv, stats_view, stats_app_html);
+  mcp::tool_options stats_options(mcp::annotations{.read_only = true, .open_world = false});
+  stats_options.app = mcp::app_link{stats_app_uri};
   srv.tool("note_stats", "Word count, Markdown headings and last change time of one note. Read-only.",
            [&db](const title_arg& in) -> mcp::result<note_stats> {
              check_usable(db);
@@ -161,7 +174,7 @@ inline void register_tools(mcp::server& srv, store& db) {
                                  n.last_modified};
              });
            },
-           mcp::annotations{.read_only = true, .open_world = false});
+           stats_options);
 
   srv.tool("delete_note", "Delete a note permanently. It cannot be recovered; to change a note use update_note.",
            [&db](const title_arg& in) -> mcp::result<std::string> {

@@ -2,7 +2,9 @@
 # Installs the official MCP tools the interop and conformance tests drive, into a scratch folder
 # (never the repository, never globally): Node 22 as an npm package (the conformance suite needs
 # Node >= 22), the conformance suite in two versions side by side, the TypeScript SDK (v1, 2025
-# only), its 2.x client (speaks 2026-07-28 too) and the Inspector. Runs again in well under a
+# only), its 2.x client (speaks 2026-07-28 too), the Inspector, and for the MCP Apps tests the
+# ext-apps package (its published schemas), ajv to apply them and puppeteer-core (drives Debian's
+# Chromium; it downloads no browser). Runs again in well under a
 # second once everything is there.
 #
 #   sh tests/interop/setup.sh SCRATCH_DIR
@@ -16,7 +18,11 @@ conf-stable@npm:@modelcontextprotocol/conformance@0.1.16 \
 conf-alpha@npm:@modelcontextprotocol/conformance@0.2.0-alpha.12 \
 @modelcontextprotocol/sdk@1 \
 @modelcontextprotocol/inspector@2.12.0 \
-@modelcontextprotocol/client@2.4.0"
+@modelcontextprotocol/client@2.4.0 \
+@modelcontextprotocol/ext-apps@2.0.4 \
+ajv@8.20.0 \
+ajv-formats@3.0.1 \
+puppeteer-core@24.43.1"
 
 for tool in node npm; do
   if ! command -v "$tool" >/dev/null 2>&1; then
@@ -32,7 +38,8 @@ dir=$(pwd)
 stamp=.mcp-interop-packages
 installed() {
   [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$packages" ] && [ -x node_modules/.bin/node ] || return 1
-  for p in conf-stable conf-alpha @modelcontextprotocol/sdk @modelcontextprotocol/inspector @modelcontextprotocol/client; do
+  for p in conf-stable conf-alpha @modelcontextprotocol/sdk @modelcontextprotocol/inspector @modelcontextprotocol/client \
+           @modelcontextprotocol/ext-apps ajv ajv-formats puppeteer-core; do
     [ -f "node_modules/$p/package.json" ] || return 1
   done
 }

@@ -52,6 +52,10 @@ void add_seams(mcp::server& srv, mcp::http::options& http_options) {
 #include "snippets/tour_middleware.inc"
 }
 
+void add_note_count_app(mcp::server& srv, notebook& nb, const std::string& html) {
+#include "snippets/tour_apps.inc"
+}
+
 std::pair<mcp::tool_options, mcp::tool_options> markdown_and_count() {
 #include "snippets/tour_markdown.inc"
   return {markdown, count};
@@ -251,6 +255,21 @@ TEST_CASE("README tour: middleware, an extension, identity and scopes", "[readme
   const json tools = as_bob.result("tools/list")["tools"];  // a copy: the result is a temporary
   for (const auto& tool : tools) listed = listed || tool["name"] == "whoami";
   CHECK_FALSE(listed);
+}
+
+TEST_CASE("README tour: an MCP App and the tool it shows", "[readme]") {
+  mcp::server srv({"notes", "1.0.0"});
+  notebook nb;
+  nb.notes = {{"a", "1"}, {"b", "2"}};
+  add_note_count_app(srv, nb, "<p id=n></p>");
+  mcp::testing::client c(srv);
+  json init = c.initialize();
+  CHECK(init["capabilities"]["extensions"][mcp::apps_extension]["mimeTypes"] == json{mcp::app_mime_type});
+  CHECK(c.result("tools/list")["tools"][0]["_meta"] == json{{"ui", {{"resourceUri", "ui://notes/count.html"}}}});
+  json page = c.result("resources/read", {{"uri", "ui://notes/count.html"}})["contents"][0];
+  CHECK(page["mimeType"] == "text/html;profile=mcp-app");
+  CHECK(page["text"] == "<p id=n></p>");
+  CHECK(c.call_tool("note_count")["structuredContent"]["result"] == 2);
 }
 
 TEST_CASE("README tour: a runtime-schema tool validates like a typed one", "[readme]") {

@@ -2,6 +2,7 @@
 // the client's declared state, and requests back to the client.
 #pragma once
 
+#include <mcp/core/app_link.hpp>
 #include <mcp/core/client_state.hpp>
 #include <mcp/core/content.hpp>
 #include <mcp/core/detail/session.hpp>
@@ -204,6 +205,17 @@ class context {
     return it == ext->end() ? nullptr : &*it;
   }
   bool client_supports_extension(std::string_view name) const { return client_extension(name) != nullptr; }
+  // Whether the client shows MCP Apps (core/apps.hpp): it declared the extension with the app MIME
+  // type among its mimeTypes. Asked per request, as a 2026-07-28 client declares per request.
+  bool client_supports_apps() const {
+    const json* ui = client_extension(apps_extension);
+    if (!ui || !ui->is_object()) return false;
+    auto types = ui->find("mimeTypes");
+    if (types == ui->end() || !types->is_array()) return false;
+    for (const auto& t : *types)
+      if (t.is_string() && t.get_ref<const std::string&>() == app_mime_type) return true;
+    return false;
+  }
   const std::optional<json>& progress_token() const { return request_->progress_token; }
 
   // notifications/progress for this request, when the client asked for progress. Values must grow;

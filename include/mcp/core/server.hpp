@@ -279,6 +279,9 @@ class server {
 
   void add_tool(tool_definition tool, detail::tool_runner run, std::shared_ptr<detail::tool_stats> stats,
                 detail::ordered_schemas ordered = {});
+  // Refuses a Tool whose _meta links an app that is not a registered ui:// resource; call with
+  // registry_mutex_ held.
+  void check_app_link(const tool_definition& tool) const;
   json initialize(const std::shared_ptr<detail::session>& s, const json& params);
   json list_tools(const json& params, bool stateless, const identity* caller) const;
   void call_tool(context& ctx, detail::request_params& params, detail::reply& out) const;

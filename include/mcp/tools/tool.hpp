@@ -223,7 +223,7 @@ inline pipeline_settings prepare_tool(tool_definition& def, std::string name, st
   def.output_schema = std::move(output_schema);
   def.hints = options.hints;
   def.icons = options.icons;
-  def.meta = options.meta;
+  def.meta = detail::tool_meta(options, def.name);
   def.scopes = options.scopes;
   return s;
 }

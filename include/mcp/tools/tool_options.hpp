@@ -1,6 +1,7 @@
 // Per-tool options for server::tool().
 #pragma once
 
+#include <mcp/core/app_link.hpp>
 #include <mcp/error.hpp>
 #include <mcp/schema/coercion.hpp>
 #include <mcp/json/json.hpp>
@@ -33,6 +34,8 @@ struct tool_options {
   annotations hints;
   json icons = nullptr;  // Icon[]
   json meta = nullptr;   // _meta of the Tool
+  // The MCP App that shows this tool's results (core/apps.hpp): sent as _meta.ui.
+  std::optional<app_link> app;
   // The text block beside a structured result, chosen in this order (detail::chosen_text decides):
   //   1. `render`, this tool's own function of the value the handler returned, as JSON (a list
   //      comes as the list, not as the {"result": [...]} a 2025-era client's structuredContent holds);
@@ -61,6 +64,21 @@ inline std::string tool_title(const std::string& title, const annotations& hints
     throw definition_error("Tool '" + tool_name + "': title \"" + title + "\" and annotations.title \"" + hints.title +
                            "\" differ; give the title once, as title (annotations.title is its older spelling)");
   return title;
+}
+
+// The Tool's _meta: options.meta with the app link merged in (a link given both ways is refused).
+inline json tool_meta(const tool_options& options, const std::string& tool_name) {
+  if (!options.app) return options.meta;
+  json meta = options.meta.is_object() ? options.meta : json::object();
+  if (!options.meta.is_null() && !options.meta.is_object())
+    throw definition_error("Tool '" + tool_name + "': meta must be a JSON object");
+  if (meta.contains("ui") || meta.contains("ui/resourceUri"))
+    throw definition_error("Tool '" + tool_name + "': give the app link once, as tool_options::app, not also in meta");
+  if (!options.app->model && !options.app->app)
+    throw definition_error("Tool '" + tool_name + "': an app link visible to neither the model nor the app hides the tool");
+  meta["ui"] = app_link_meta(*options.app);
+  if (options.app->legacy_key) meta["ui/resourceUri"] = options.app->resource_uri;
+  return meta;
 }
 
 }  // namespace detail

@@ -107,11 +107,31 @@ MCP_DECL void server::add_tool(tool_definition tool, detail::tool_runner run, st
     std::unique_lock lock(registry_mutex_);
     if (tool_index_.count(entry->def.name))
       throw definition_error("A tool named '" + entry->def.name + "' is already registered");
+    check_app_link(entry->def);
     tool_index_.emplace(entry->def.name, entry);
     tools_.push_back(std::move(entry));
     has_tools_ = true;
   }
   tools_changed();
+}
+
+MCP_DECL void server::check_app_link(const tool_definition& tool) const {
+  const json& meta = tool.meta;
+  std::string uri = detail::linked_app_uri(meta);
+  if (uri.empty()) {
+    if (meta.is_object() && (meta.contains("ui/resourceUri") || (meta.contains("ui") && meta["ui"].contains("resourceUri"))))
+      throw definition_error("Tool '" + tool.name + "': _meta.ui.resourceUri must be a string, the ui:// URI of an app");
+    return;
+  }
+  if (meta.is_object() && meta.contains("ui/resourceUri") && meta.contains("ui") && meta["ui"].contains("resourceUri") &&
+      meta["ui/resourceUri"] != meta["ui"]["resourceUri"])
+    throw definition_error("Tool '" + tool.name + "': _meta.ui.resourceUri and _meta[\"ui/resourceUri\"] name different apps");
+  if (uri.rfind("ui://", 0) != 0)
+    throw definition_error("Tool '" + tool.name + "' links to '" + uri + "', which is not a ui:// URI: an app is a ui:// resource");
+  for (const auto& r : resources_)
+    if (r->info.uri == uri) return;
+  throw definition_error("Tool '" + tool.name + "' links to the app '" + uri +
+                         "', which is not registered: register it first (mcp::serve_app)");
 }
 
 MCP_DECL bool server::remove_tool(std::string_view name) {
