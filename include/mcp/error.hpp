@@ -61,6 +61,8 @@ inline constexpr int input_swallowed = 9;     // a 2026-07-28 handler caught wha
                                               // is answered with internal_error
 inline constexpr int invalid_answer = 10;     // elicitation_error: the client's answer to ctx.elicit<T>() does not
                                               // fit the form it was asked with (or has no valid action)
+inline constexpr int task_refused = 11;       // a task store cannot keep a new task (full, id taken, down), or a
+                                              // task record or update read back is malformed (core/tasks.hpp)
 }  // namespace error_code
 
 class error : public std::runtime_error {

@@ -392,6 +392,95 @@ void add_stateless_diagnostics(mcp::server& srv) {
            [](const mcp::json& args) -> std::string { return "region: " + args.value("region", std::string()); });
 }
 
+// ---- The tasks extension (SEP-2663): the suite's tasks-* scenarios --------------------------------
+// One handler per tool serves both a plain call and a task; tool_options::task decides which a
+// request gets. Long handlers poll ctx.cancelled(), so tasks/cancel and shutdown stop them.
+
+struct greet_args {
+  std::string name;
+};
+MCP_STRUCT(greet_args, (name, "Who to greet"));
+
+struct compute_args {
+  double seconds = 0;
+  std::optional<std::string> label;
+};
+MCP_STRUCT(compute_args, (seconds, "How long to work, in seconds", mcp::minimum(0)),
+           (label, "Free text that names the run"));
+
+struct delete_args {
+  std::string filename;
+};
+MCP_STRUCT(delete_args, (filename, "The file to delete"));
+
+// Sleeps up to `seconds`, waking every 50 ms to see whether the task was cancelled.
+bool work_for(double seconds, mcp::context& ctx) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < end) {
+    if (ctx.cancelled()) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return !ctx.cancelled();
+}
+
+mcp::tool_options task_tool(mcp::task_mode mode, mcp::task_start begins = mcp::task_start::at_call) {
+  mcp::tool_options o;
+  o.task = mode;
+  o.task_begins = begins;
+  return o;
+}
+
+void add_task_tools(mcp::server& srv) {
+  srv.tool("greet", "Greets someone; never a task",
+           [](const greet_args& in) -> std::string { return "Hello, " + in.name + "!"; });
+  srv.tool("slow_compute", "Works for the given number of seconds; a task when the client declares tasks",
+           [](const compute_args& in, mcp::context& ctx) -> mcp::result<std::string> {
+             if (!work_for(in.seconds, ctx)) return mcp::tool_error("Cancelled before the computation finished");
+             return "Computed " + in.label.value_or("a result") + " in " + mcp::json(in.seconds).dump() + " s";
+           },
+           task_tool(mcp::task_mode::optional));
+  srv.tool("failing_job", "Runs only as a task, and ends after a second with a tool error",
+           [](mcp::context& ctx) -> mcp::result<std::string> {
+             work_for(1, ctx);
+             return mcp::tool_error("The job failed: its input data is missing. Upload it and run the job again.");
+           },
+           task_tool(mcp::task_mode::required));
+  srv.tool("protocol_error_job", "A task that fails with a JSON-RPC error rather than a tool error",
+           [](mcp::context& ctx) -> std::string {
+             work_for(0.2, ctx);
+             throw mcp::protocol_error(mcp::error_code::internal_error, "The job's backend is unavailable");
+           },
+           task_tool(mcp::task_mode::optional));
+  srv.tool("confirm_delete", "Asks the user to confirm, then deletes the file (nothing is deleted really)",
+           [](const delete_args& in, mcp::context& ctx) -> std::string {
+             auto answer = ctx.ask(mcp::elicitation_input("confirm", "Delete " + in.filename + "?",
+                                                          object_schema("confirm", "boolean")));
+             const mcp::json content = answer.value("content", mcp::json::object());
+             const bool yes = answer.value("action", "") == "accept" && content.is_object() &&
+                              content.value("confirm", false) == true;
+             return yes ? "Deleted " + in.filename : "Kept " + in.filename;
+           },
+           task_tool(mcp::task_mode::optional));
+  srv.tool("multi_input", "Asks two questions at once, then reports both answers",
+           [](mcp::context& ctx) -> std::string {
+             const mcp::json schema = {{"type", "object"},
+                                       {"properties", {{"name", {{"type", "string"}}}, {"confirm", {{"type", "boolean"}}}}}};
+             auto answers = ctx.ask({mcp::elicitation_input("first", "First answer?", schema),
+                                     mcp::elicitation_input("second", "Second answer?", schema)});
+             return "Answers: " + content_string(answers["first"], "name") + ", " + content_string(answers["second"], "name");
+           },
+           task_tool(mcp::task_mode::optional));
+  // Multi-round input first, on the request; ctx.begin_task() then ends the request with a task,
+  // whose run gets the answer given before.
+  srv.tool("test_tool_with_task", "Asks for a name, then greets it from a task",
+           [](mcp::context& ctx) -> std::string {
+             auto answer = ctx.ask(mcp::elicitation_input<name_form>("user_name", "What is your name?"));
+             ctx.begin_task();
+             return "Hello, " + name_of(answer, "What is your name?") + ", from a task!";
+           },
+           task_tool(mcp::task_mode::required, mcp::task_start::at_begin_task));
+}
+
 void add_resources(mcp::server& srv) {
   srv.resource({.uri = "test://static-text",
                 .name = "static-text",
@@ -517,6 +606,7 @@ int main(int argc, char** argv) {
   conformance::add_input_required_tools(srv);
   conformance::add_stateless_diagnostics(srv);
   conformance::add_whoami_tool(srv);
+  conformance::add_task_tools(srv);
   conformance::add_resources(srv);
   conformance::add_prompts(srv);
   // The skills extension (SEP-2640): the suite's sep-2640-skills-* scenarios read these.

@@ -81,6 +81,23 @@ struct input_required {
   std::vector<input_request> requests;
 };
 
+// How ctx.ask() asks inside a task (core/tasks.hpp): the task is parked in input_required with the
+// questions, and the worker waits for tasks/update to bring the answers. Implemented by the
+// server's task engine (core/detail/task_engine.hpp). Called from the task's own threads.
+struct task_link {
+  virtual ~task_link() = default;
+  virtual const std::string& task_id() const = 0;
+  // The answers by the keys asked; throws request_timeout when the task is cancelled, expires or
+  // the client does not answer within `timeout`.
+  virtual std::map<std::string, json> ask(const std::vector<input_request>& requests,
+                                          std::chrono::milliseconds timeout) = 0;
+};
+
+// What ctx.begin_task() throws on the request of a task_start::at_begin_task tool: the server
+// catches it, answers CreateTaskResult and runs the handler again as the task. Not a
+// std::exception, for the reason input_required is not one.
+struct begin_task_signal {};
+
 // The answers a 2026-07-28 request brings: this retry's inputResponses, and those of earlier
 // rounds carried in the (sealed) requestState. `used` collects what the handler consumed, which
 // the next requestState carries forward.
@@ -275,6 +292,10 @@ class context {
       answers[r.key] = *answer;
     }
     if (!missing.empty()) {
+      if (task_) {  // a task waits for tasks/update instead of ending the round
+        for (auto& [key, answer] : task_->ask(missing, timeout)) answers[key] = std::move(answer);
+        return answers;
+      }
       round_->ended = true;
       throw detail::input_required{std::move(missing)};
     }
@@ -365,6 +386,31 @@ class context {
     return answer.value("result", json::object());
   }
 
+  // Tasks (core/tasks.hpp). For a tool registered with task_start::at_begin_task: what the handler
+  // did before this call ran on the request, its ctx.ask() calls as multi-round input
+  // (input_required); here the request ends with a CreateTaskResult, and the handler runs again
+  // from the start as the task, on a worker thread, where those asks return the answers already
+  // given and this returns true. The same rule as for ask() holds: ask the same questions in the
+  // same order, and do nothing irreversible before this call. Returns false, and the handler
+  // simply goes on, where there is no task: a client that did not declare the extension, a
+  // 2025-era session, a tool without a task mode. Like ask(), it ends the request by throwing:
+  // never swallow that in a catch (...).
+  bool begin_task() {
+    if (task_) {
+      if (!task_began_ && round_) {  // later asks are new questions, even under a key used before
+        round_->responses = json::object();
+        round_->carried = json::object();
+      }
+      task_began_ = true;
+      return true;
+    }
+    if (!may_begin_task_) return false;
+    throw detail::begin_task_signal{};
+  }
+  // Whether this run is a task's, and its id (empty when not).
+  bool in_task() const { return task_ != nullptr; }
+  std::string task_id() const { return task_ ? task_->task_id() : std::string(); }
+
   // Refuses the request with -32021 unless the client declared `capability` (e.g. "sampling"),
   // for handlers that cannot do without it.
   void require_client_capability(const std::string& capability) const {
@@ -426,6 +472,9 @@ class context {
   const json* meta_ = nullptr;  // in the request's params, which outlive the context
   std::optional<trace_context> trace_;
   int asked_ = 0;
+  std::shared_ptr<detail::task_link> task_;  // set on a task's worker
+  bool may_begin_task_ = false;  // the request of an at_begin_task tool, from a declaring client
+  bool task_began_ = false;
 };
 
 }  // namespace v0

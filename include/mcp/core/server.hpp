@@ -15,6 +15,7 @@
 #include <mcp/core/detail/scopes.hpp>
 #include <mcp/core/detail/session.hpp>
 #include <mcp/core/detail/stateless_rules.hpp>
+#include <mcp/core/detail/task_engine.hpp>
 #include <mcp/core/detail/uri_template.hpp>
 #include <mcp/core/jsonrpc.hpp>
 #include <mcp/core/message.hpp>
@@ -22,6 +23,7 @@
 #include <mcp/core/metrics.hpp>
 #include <mcp/core/prompt.hpp>
 #include <mcp/core/resource.hpp>
+#include <mcp/core/tasks.hpp>
 #include <mcp/json/json.hpp>
 #include <mcp/tools/tool_options.hpp>
 #include <mcp/transport/transport.hpp>
@@ -86,6 +88,8 @@ struct server_options {
   // retry may land on any of them.
   std::string request_state_key;
   std::chrono::seconds request_state_ttl{600};
+  // Tasks (core/tasks.hpp): where they are kept, how long, how many run at once.
+  task_options tasks;
 };
 
 // A handler-independent description of one request method. Tools, resources and prompts are
@@ -119,6 +123,9 @@ struct tool_definition {
   // Returns a CallToolResult. Argument problems and handler failures are isError results, not
   // throws. Runs concurrently with other handlers, this one included.
   std::function<json(const json& arguments, context&)> invoke;
+  // Whether its calls may run as tasks, and where a task begins (tools/tool_options.hpp).
+  task_mode task = task_mode::forbidden;
+  task_start task_begins = task_start::at_call;
 
   // The Tool object; a 2025-era client gets an object output schema (see legacy_projection.hpp).
   json to_json(bool stateless = false) const;
@@ -176,6 +183,9 @@ void check_tool_name(std::string_view name);
 class server {
  public:
   explicit server(server_info info, server_options options = {});
+  // Stops the tasks still running (their handlers see ctx.cancelled(); the store records them as
+  // failed) and waits for their threads.
+  ~server();
   server(const server&) = delete;
   server& operator=(const server&) = delete;
 
@@ -285,6 +295,15 @@ class server {
   json initialize(const std::shared_ptr<detail::session>& s, const json& params);
   json list_tools(const json& params, bool stateless, const identity* caller) const;
   void call_tool(context& ctx, detail::request_params& params, detail::reply& out) const;
+  // Tasks (impl/server_tasks.ipp): a tools/call becomes a task (its CreateTaskResult), a worker
+  // runs it, and tasks/get, tasks/update and tasks/cancel answer for it.
+  json start_task(const std::shared_ptr<const detail::registered_tool>& tool, const json& arguments, context& ctx,
+                  json carried) const;
+  task_update run_task(const detail::registered_tool& tool, const json& arguments,
+                       std::shared_ptr<const client_state> client, const detail::message_origin& origin,
+                       const json& params, json carried, const std::shared_ptr<detail::task_run>& run) const;
+  void install_task_methods();  // with registry_mutex_ held
+  json task_method(context& ctx, const json& params, const std::string& method) const;
   std::shared_ptr<const detail::registered_tool> find_tool(std::string_view name) const;
   void run_request(const std::shared_ptr<detail::session>& s, json id, std::string method,
                    detail::request_params&& params, detail::message_origin origin,
@@ -396,6 +415,9 @@ class server {
   std::mutex listeners_mutex_;
   std::vector<listener> listeners_;
   std::unique_ptr<detail::state_sealer> sealer_;
+  // Last: its workers use the rest of the server, so it stops (in ~server) before anything goes.
+  std::unique_ptr<detail::task_engine> tasks_;
+  bool task_methods_ = false;  // under registry_mutex_
 };
 
 namespace detail {
@@ -407,6 +429,9 @@ struct server_access {
     std::lock_guard lock(srv.sessions_mutex_);
     return srv.sessions_.size();
   }
+  // Task runs queued or running in this process, and the worker threads started for them.
+  static std::size_t task_runs(server& srv) { return srv.tasks_->runs(); }
+  static std::size_t task_threads(server& srv) { return srv.tasks_->threads(); }
 };
 }  // namespace detail
 
@@ -417,4 +442,5 @@ struct server_access {
 #include <mcp/core/impl/server.ipp>
 #include <mcp/core/impl/stateless.ipp>
 #include <mcp/core/impl/features.ipp>
+#include <mcp/core/impl/server_tasks.ipp>
 #endif

@@ -19,6 +19,9 @@
 #include <mcp/core/impl/server.ipp>
 #include <mcp/core/impl/stateless.ipp>
 #include <mcp/core/impl/features.ipp>
+#include <mcp/core/impl/server_tasks.ipp>
+#include <mcp/core/impl/tasks.ipp>
+#include <mcp/core/impl/task_engine.ipp>
 #include <mcp/transport/impl/http_handler.ipp>
 #include <mcp/transport/impl/http.ipp>
 #include <mcp/transport/impl/stdio.ipp>

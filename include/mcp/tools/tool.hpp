@@ -137,6 +137,8 @@ void guarded(Call&& call, const pipeline_settings& s, result_sink& sink) {
     throw;  // the handler chose to answer with a JSON-RPC error
   } catch (const input_required&) {
     throw;  // a 2026-07-28 call that needs the client's answers first
+  } catch (const begin_task_signal&) {
+    throw;  // the rest runs as a task (context::begin_task)
   } catch (const request_timeout& e) {
     refuse(std::string("Tool '") + s.tool_name + "' could not finish: " + e.what() + ".");
   } catch (const std::exception& e) {
@@ -225,6 +227,8 @@ inline pipeline_settings prepare_tool(tool_definition& def, std::string name, st
   def.icons = options.icons;
   def.meta = detail::tool_meta(options, def.name);
   def.scopes = options.scopes;
+  def.task = options.task;
+  def.task_begins = options.task_begins;
   return s;
 }
 

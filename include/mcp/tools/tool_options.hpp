@@ -26,6 +26,19 @@ struct annotations {
   std::string title;
 };
 
+// Whether a tools/call may run as a task (core/tasks.hpp, the io.modelcontextprotocol/tasks
+// extension of 2026-07-28). optional: a task for a request whose client declares the extension,
+// a plain call for any other. required: a task, and a request that does not declare the
+// extension is refused with -32021 before the handler runs. Only 2026-07-28 requests get tasks: a
+// 2025-era session is a client without the extension. The legacy params.task hint of 2025-11-25
+// is ignored: the mode decides.
+enum class task_mode { forbidden, optional, required };
+
+// Where a task begins. at_call: before the handler runs (it runs only on the worker).
+// at_begin_task: the handler runs on the request first, asking through multi-round input, until
+// it calls ctx.begin_task() (see context::begin_task).
+enum class task_start { at_call, at_begin_task };
+
 struct tool_options {
   tool_options() = default;
   tool_options(annotations a) : hints(std::move(a)) {}  // NOLINT: srv.tool(..., mcp::annotations{...})
@@ -50,6 +63,9 @@ struct tool_options {
   std::string truncation_hint = "narrow the request to see the rest";
   // Scopes a caller needs for this tool (see tool_definition::scopes).
   std::vector<std::string> scopes;
+  // Tasks: whether this tool's calls may outlive their request, and where the task begins.
+  task_mode task = task_mode::forbidden;
+  task_start task_begins = task_start::at_call;
 };
 
 namespace detail {

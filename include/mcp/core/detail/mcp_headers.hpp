@@ -217,6 +217,7 @@ inline std::optional<std::string> check_standard_headers(
   const char* name_field = nullptr;
   if (method == "tools/call" || method == "prompts/get") name_field = "name";
   if (method == "resources/read") name_field = "uri";
+  if (method == "tasks/get" || method == "tasks/update" || method == "tasks/cancel") name_field = "taskId";  // SEP-2663
   auto member = [&](const char* key) -> const json* {
     const auto it = body.find(key);
     return it != body.end() ? &*it : nullptr;

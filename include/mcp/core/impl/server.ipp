@@ -55,8 +55,13 @@ MCP_DECL server::server(server_info info, server_options options)
   };
   check_scope(options_.cache);
   for (const auto& [method, hint] : options_.cache_by_method) check_scope(hint);
+  // No thread starts before the first task; the options' log sink outlives the engine (a member).
+  tasks_ = std::make_unique<detail::task_engine>(options_.tasks,
+                                                 [this](std::string_view text) { log_diagnostic(text); });
   install_builtin_methods();
 }
+
+MCP_DECL server::~server() { tasks_->shutdown(); }
 
 MCP_DECL void detail::log_diagnostic(const server_options& options, std::string_view text) {
   if (options.log_sink)
@@ -108,6 +113,11 @@ MCP_DECL void server::add_tool(tool_definition tool, detail::tool_runner run, st
     if (tool_index_.count(entry->def.name))
       throw definition_error("A tool named '" + entry->def.name + "' is already registered");
     check_app_link(entry->def);
+    if (entry->def.task != task_mode::forbidden) {
+      // A server with task tools declares the extension (never the 2025 capabilities.tasks).
+      if (!extensions_.contains(tasks_extension)) extensions_[tasks_extension] = json::object();
+      install_task_methods();
+    }
     tool_index_.emplace(entry->def.name, entry);
     tools_.push_back(std::move(entry));
     has_tools_ = true;
@@ -671,18 +681,42 @@ MCP_DECL void server::call_tool(context& ctx, detail::request_params& params, de
                                                          (known.empty() ? "none" : known));
   }
   if (auto refusal = detail::scope_refusal(ctx.caller(), tool->def.scopes, "the tool '" + *name + "'")) throw *refusal;
+  if (tool->def.task != task_mode::forbidden) {
+    // Only a 2026-07-28 request that declares the extension gets a task; the mode, not the
+    // legacy params.task hint, decides.
+    const bool declared = ctx.client().stateless && ctx.client_supports_extension(tasks_extension);
+    if (!declared && tool->def.task == task_mode::required)
+      throw protocol_error(error_code::missing_required_client_capability,
+                           "Missing required client capability: the tool '" + *name +
+                               "' runs only as a task, which needs a 2026-07-28 request that declares the " +
+                               tasks_extension + " extension in its client capabilities",
+                           json{{"requiredCapabilities", {{"extensions", {{tasks_extension, json::object()}}}}}});
+    if (declared && tool->def.task_begins == task_start::at_call) {
+      out.tree() = start_task(tool, *arguments, ctx, json::object());
+      return;
+    }
+    ctx.may_begin_task_ = declared;
+  }
   const auto start = std::chrono::steady_clock::now();
   bool is_error;
-  if (out.text_allowed()) {  // a 2025-era client: the CallToolResult it receives, written as text
-    detail::result_sink sink(out.text(), tool->def.output_schema);
-    tool->run(*arguments, ctx, sink);
-    is_error = sink.is_error();
-    out.set_tool_error(is_error);
-  } else {
-    detail::result_sink sink(out.tree(), tool->def.output_schema, !ctx.client().stateless);
-    tool->run(*arguments, ctx, sink);
-    is_error = sink.is_error();
-    out.set_tool_error(is_error);
+  try {
+    if (out.text_allowed()) {  // a 2025-era client: the CallToolResult it receives, written as text
+      detail::result_sink sink(out.text(), tool->def.output_schema);
+      tool->run(*arguments, ctx, sink);
+      is_error = sink.is_error();
+      out.set_tool_error(is_error);
+    } else {
+      detail::result_sink sink(out.tree(), tool->def.output_schema, !ctx.client().stateless);
+      tool->run(*arguments, ctx, sink);
+      is_error = sink.is_error();
+      out.set_tool_error(is_error);
+    }
+  } catch (const detail::begin_task_signal&) {
+    // ctx.begin_task() on the request: the answers gathered so far carry over to the task's run.
+    ctx.may_begin_task_ = false;
+    out.clear();
+    out.tree() = start_task(tool, *arguments, ctx, ctx.round_ ? ctx.round_->used : json::object());
+    return;
   }
   tool->stats->record_call(
       std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start), is_error);

@@ -1,0 +1,123 @@
+// How a server runs tasks (core/tasks.hpp): the worker threads that run task handlers, the runs
+// alive in this process (their cancellation), and how a task's ctx.ask() parks it in
+// input_required until tasks/update brings the answers. The store holds the truth; this holds
+// only what cannot leave the process (threads, waits, cancellation flags), so a shared store
+// works with several processes: a waiting worker reads the store, and a wake from this process
+// only makes it read sooner.
+#pragma once
+
+#include <mcp/config.hpp>
+#include <mcp/core/context.hpp>
+#include <mcp/core/detail/session.hpp>
+#include <mcp/core/tasks.hpp>
+#include <mcp/transport/transport.hpp>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace mcp {
+inline namespace v0 {
+namespace detail {
+
+class task_engine;
+
+// One task's run in this process, from queued to finished. Its ask() runs on the task's threads;
+// the engine wakes and cancels it from any thread.
+class task_run final : public task_link {
+ public:
+  task_run(task_engine& engine, std::string id);
+  const std::string& task_id() const override { return id_; }
+  std::map<std::string, json> ask(const std::vector<input_request>& requests,
+                                  std::chrono::milliseconds timeout) override;
+
+  // The request state the task's context reads: cancelled by tasks/cancel, expiry or shutdown.
+  const std::shared_ptr<request_state>& state() const { return state_; }
+  void cancel();
+  void wake();
+
+ private:
+  task_engine& engine_;
+  std::string id_;
+  std::shared_ptr<request_state> state_;
+  std::mutex mutex_;
+  std::condition_variable woken_;
+  std::uint64_t wakes_ = 0;           // under mutex_: a wake between a read of the store and the wait is not lost
+  std::set<std::string> keys_used_;   // under mutex_: keys are never reused within a task
+};
+
+// What a task's context sends to: nothing. The request that created the task has ended, and a
+// 2026-07-28 request has no other stream (task progress travels through tasks/get).
+class discard_outbound final : public outbound {
+ public:
+  void send(const json&) override {}
+};
+
+// The server's tasks: the store, the worker threads and the runs in this process.
+//
+// Threads: every member is safe from any thread at once, except that the destructor (which stops
+// and joins the workers) must not run on a worker.
+class task_engine {
+ public:
+  // A task's work: runs on a worker, returns the outcome to store (completed or failed).
+  using job = std::function<task_update(const std::shared_ptr<task_run>&)>;
+
+  task_engine(task_options options, std::function<void(std::string_view)> log);
+  ~task_engine();
+  task_engine(const task_engine&) = delete;
+  task_engine& operator=(const task_engine&) = delete;
+
+  task_store& store() { return *store_; }
+  const task_options& options() const { return options_; }
+
+  // Stores a new working task and queues `work` for it; returns the task as stored (so a
+  // tasks/get finds it before the caller answers). Throws protocol_error (-32603) when the server
+  // is stopping, has as many tasks running and queued as it allows, or the store refuses.
+  task_record start(job work);
+  // This process's part of tasks/cancel (the store already says cancelled): the run's context
+  // sees cancelled(), and a run waiting for input stops waiting.
+  void cancel(const std::string& task_id);
+  // A run waiting for input reads the store now (tasks/update delivered answers).
+  void wake(const std::string& task_id);
+  // Stops: queued tasks fail ("the server stopped"), running ones are cancelled, workers joined.
+  void shutdown();
+  bool stopping() const;
+  // Runs queued or running here (for tests and metrics).
+  std::size_t runs() const;
+  std::size_t threads() const;
+
+ private:
+  void work_loop();
+  void finish(task_run& run, task_update outcome);
+
+  std::shared_ptr<task_store> store_;
+  task_options options_;
+  std::function<void(std::string_view)> log_;
+  mutable std::mutex mutex_;
+  std::condition_variable queued_;
+  std::deque<std::pair<std::shared_ptr<task_run>, job>> queue_;
+  std::map<std::string, std::shared_ptr<task_run>> runs_;  // queued or running here, by task id
+  std::vector<std::thread> threads_;
+  std::size_t idle_ = 0;
+  bool stopping_ = false;
+  std::chrono::steady_clock::time_point next_sweep_{};
+};
+
+}  // namespace detail
+}  // namespace v0
+}  // namespace mcp
+
+#if !defined(MCP_SEPARATE_COMPILATION)  // compiled mode: in the library (mcp/impl/src.hpp)
+#include <mcp/core/impl/task_engine.ipp>
+#endif

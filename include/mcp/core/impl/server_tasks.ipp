@@ -1,0 +1,154 @@
+// The server's side of tasks (core/tasks.hpp, SEP-2663): a tools/call that becomes a task, the
+// task's run on a worker, and tasks/get, tasks/update and tasks/cancel. Included once, from the
+// bottom of core/server.hpp.
+#pragma once
+
+#include <mcp/json/detail/writer.hpp>
+
+#include <chrono>
+#include <string>
+
+namespace mcp {
+inline namespace v0 {
+
+MCP_DECL json server::start_task(const std::shared_ptr<const detail::registered_tool>& tool, const json& arguments,
+                                 context& ctx, json carried) const {
+  auto client = std::make_shared<client_state>(ctx.client());
+  client->logging = false;  // the request that could carry logs has ended
+  json params{{"_meta", ctx.meta()}};
+  detail::message_origin origin = ctx.request_->origin;
+  task_record task = tasks_->start(
+      [this, tool, arguments, client = std::shared_ptr<const client_state>(std::move(client)), params = std::move(params),
+       origin = std::move(origin), carried = std::move(carried)](const std::shared_ptr<detail::task_run>& run) {
+        return run_task(*tool, arguments, client, origin, params, carried, run);
+      });
+  json result = task.summary();
+  result["resultType"] = "task";
+  return result;
+}
+
+MCP_DECL task_update server::run_task(const detail::registered_tool& tool, const json& arguments,
+                                      std::shared_ptr<const client_state> client,
+                                      const detail::message_origin& origin, const json& params, json carried,
+                                      const std::shared_ptr<detail::task_run>& run) const {
+  static const auto nowhere = std::make_shared<detail::discard_outbound>();
+  run->state()->origin = origin;
+  auto round = std::make_shared<detail::input_round>();
+  round->carried = std::move(carried);  // answers given before ctx.begin_task(), by their keys
+  context ctx(nullptr, run->state(), nowhere, std::move(client), round);
+  ctx.task_ = run;
+  ctx.set_meta(params);
+
+  task_update outcome;
+  json result;
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    detail::result_sink sink(result, tool.def.output_schema, false);
+    tool.run(arguments, ctx, sink);
+    tool.stats->record_call(
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start), sink.is_error());
+    detail::expand_raw_json(result);  // stores keep plain JSON
+    result["resultType"] = "complete";  // the result as the request would have had it
+    outcome.status = task_status::completed;  // a tool error (isError) too: the tool ran to its end
+    outcome.result = std::move(result);
+  } catch (const protocol_error& e) {
+    outcome.status = task_status::failed;
+    outcome.error = json{{"code", e.code()}, {"message", e.what()}};
+    if (!e.data().is_null()) outcome.error["data"] = e.data();
+    outcome.status_message = e.what();
+  } catch (const std::exception& e) {
+    log_diagnostic("task " + run->task_id() + " of tool '" + tool.def.name + "' failed: " + e.what());
+    outcome.status = task_status::failed;
+    outcome.error = json{{"code", error_code::internal_error}, {"message", "Internal error"}};
+  } catch (...) {
+    log_diagnostic("task " + run->task_id() + " of tool '" + tool.def.name + "' threw an exception that is not a std::exception");
+    outcome.status = task_status::failed;
+    outcome.error = json{{"code", error_code::internal_error}, {"message", "Internal error"}};
+  }
+  return outcome;
+}
+
+MCP_DECL void server::install_task_methods() {
+  if (task_methods_) return;
+  task_methods_ = true;
+  for (const char* name : {"tasks/get", "tasks/update", "tasks/cancel"})
+    methods_[name] = std::make_shared<const detail::method_entry>(detail::method_entry{
+        [this, method = std::string(name)](context& ctx, detail::request_params& p, detail::reply& out) {
+          out.tree() = task_method(ctx, p.tree(), method);
+        },
+        false});
+}
+
+MCP_DECL json server::task_method(context& ctx, const json& params, const std::string& method) const {
+  // The order the spec sets: the method exists (dispatch got here), the request declares the
+  // extension (-32021), the task exists (-32602).
+  if (!ctx.client().stateless)
+    throw protocol_error(error_code::method_not_found,
+                         "Method not found: '" + method + "' belongs to the tasks extension of 2026-07-28");
+  if (!ctx.client_supports_extension(tasks_extension))
+    throw protocol_error(error_code::missing_required_client_capability,
+                         "Missing required client capability: '" + method + "' needs the " + tasks_extension +
+                             " extension declared in the request's client capabilities",
+                         json{{"requiredCapabilities", {{"extensions", {{tasks_extension, json::object()}}}}}});
+  auto id_field = params.find("taskId");
+  if (id_field == params.end() || !id_field->is_string())
+    throw protocol_error(error_code::invalid_params,
+                         "Invalid params: \"taskId\" must be a string, the id a CreateTaskResult gave");
+  const std::string& id = id_field->get_ref<const std::string&>();
+  auto unknown = [&] {
+    return protocol_error(error_code::invalid_params,
+                          "Invalid params: no task has the id '" + id + "' (it never existed, or it expired)");
+  };
+  task_store& store = tasks_->store();
+  auto read = [&] {
+    try {
+      return store.get(id);
+    } catch (const std::exception& e) {
+      throw protocol_error(error_code::internal_error, std::string("The task store failed: ") + e.what());
+    }
+  };
+  auto write = [&](const task_update& change) {
+    try {
+      return store.update(id, change);
+    } catch (const std::exception& e) {
+      throw protocol_error(error_code::internal_error, std::string("The task store failed: ") + e.what());
+    }
+  };
+
+  if (method == "tasks/get") {
+    auto task = read();
+    if (!task) throw unknown();
+    return task->detailed();
+  }
+  if (method == "tasks/cancel") {
+    task_update cancel;
+    cancel.cancel = true;
+    if (write(cancel) == update_outcome::unknown) throw unknown();
+    tasks_->cancel(id);  // idempotent: on an ended task it changes nothing, and the ack is the same
+    return json::object();
+  }
+  // tasks/update
+  auto responses = params.find("inputResponses");
+  if (responses == params.end() || !responses->is_object())
+    throw protocol_error(error_code::invalid_params,
+                         "Invalid params: \"inputResponses\" must be an object of answers by the keys of inputRequests");
+  auto task = read();
+  if (!task) throw unknown();
+  // Answers to questions not outstanding, and answers of the wrong shape, are ignored as the spec
+  // asks: the question stays open.
+  task_update answers;
+  for (const auto& [key, answer] : responses->items()) {
+    auto asked = task->input_requests.find(key);
+    if (asked == task->input_requests.end() || !asked->is_object()) continue;
+    input_request question{key, asked->value("method", std::string()), asked->value("params", json::object())};
+    if (detail::answers(question, answer)) answers.answers[key] = answer;
+  }
+  if (!answers.answers.empty()) {
+    if (write(answers) == update_outcome::unknown) throw unknown();
+    tasks_->wake(id);
+  }
+  return json::object();
+}
+
+}  // namespace v0
+}  // namespace mcp
