@@ -254,6 +254,7 @@ MCP_DECL task_record memory_task_store::create(task_record task) {
   task.created_at = t;
   task.last_updated_at = t;
   std::lock_guard lock(mutex_);
+  if (tasks_.count(task.id)) throw mcp::error(error_code::task_refused, "A task with the id '" + task.id + "' already exists");
   if (tasks_.size() >= max_tasks_) remove_expired_locked(t);
   if (tasks_.size() >= max_tasks_) {  // the ended task updated longest ago makes room
     auto oldest = tasks_.end();
@@ -266,9 +267,7 @@ MCP_DECL task_record memory_task_store::create(task_record task) {
                                                 " tasks that have not ended, its limit; try again once some have");
     tasks_.erase(oldest);
   }
-  auto [it, inserted] = tasks_.emplace(task.id, task);
-  if (!inserted) throw mcp::error(error_code::task_refused, "A task with the id '" + task.id + "' already exists");
-  return it->second;
+  return tasks_.emplace(task.id, std::move(task)).first->second;
 }
 
 MCP_DECL std::optional<task_record> memory_task_store::get(const std::string& task_id) {
