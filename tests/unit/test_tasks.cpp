@@ -750,3 +750,29 @@ TEST_CASE("tasks: Mcp-Name must be the taskId on tasks/get, tasks/update and tas
   // tasks/result names no task on the wire: only the method is checked, and dispatch answers -32601.
   CHECK_FALSE(mcp::detail::check_standard_headers(headers({{"mcp-method", "tasks/result"}}), "tasks/result", params, {}));
 }
+
+TEST_CASE("tasks: a task an authenticated caller created is theirs alone; to others it does not exist", "[tasks]") {
+  mcp::server srv({"tasks", "1.0.0"});
+  srv.tool("quick", "Quick", []() -> std::string { return "ok"; }, task_tool(mcp::task_mode::optional));
+  auto who = [](const char* subject) {
+    auto id = std::make_shared<mcp::identity>();
+    id->subject = subject;
+    return std::shared_ptr<const mcp::identity>(id);
+  };
+  mcp::testing::client c(srv);
+  c.set_caller(who("ann"));
+  const std::string id = started_task(c, "quick");
+  CHECK(wait_for(c, id, "completed")["status"] == "completed");
+  for (auto caller : {who("bob"), std::shared_ptr<const mcp::identity>()}) {
+    c.set_caller(caller);
+    for (const char* method : {"tasks/get", "tasks/update", "tasks/cancel"})
+      CHECK(error_code_of(task_request(c, method, {{"taskId", id}, {"inputResponses", json::object()}})) == -32602);
+  }
+  c.set_caller(who("ann"));
+  CHECK(get(c, id)["status"] == "completed");
+  // Created by nobody (no authentication): anyone who knows the id reaches it.
+  c.set_caller(nullptr);
+  const std::string open = started_task(c, "quick");
+  c.set_caller(who("bob"));
+  CHECK(wait_for(c, open, "completed")["status"] == "completed");
+}

@@ -102,6 +102,9 @@ struct task_record {
   json input_requests = json::object();     // input_required: key → {method, params}
   json input_responses = json::object();    // answered, not yet taken by the worker
   bool cancel_requested = false;
+  // Who created it: the authenticated caller's subject (identity::subject), whom alone the server
+  // lets see and steer it; empty when the transport authenticated nobody.
+  std::string owner;
 
   // Past created_at + ttl_ms: the store may forget it.
   bool expired(std::int64_t now) const { return ttl_ms && now >= created_at + *ttl_ms; }

@@ -81,10 +81,11 @@ class task_engine {
   task_store& store() { return *store_; }
   const task_options& options() const { return options_; }
 
-  // Stores a new working task and queues `work` for it; returns the task as stored (so a
+  // Stores a new working task of `owner` (task_record::owner) and queues `work` for it; returns
+  // the task as stored (so a
   // tasks/get finds it before the caller answers). Throws protocol_error (-32603) when the server
   // is stopping, has as many tasks running and queued as it allows, or the store refuses.
-  task_record start(job work);
+  task_record start(std::string owner, job work);
   // This process's part of tasks/cancel (the store already says cancelled): the run's context
   // sees cancelled(), and a run waiting for input stops waiting.
   void cancel(const std::string& task_id);

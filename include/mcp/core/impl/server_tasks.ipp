@@ -18,6 +18,7 @@ MCP_DECL json server::start_task(const std::shared_ptr<const detail::registered_
   json params{{"_meta", ctx.meta()}};
   detail::message_origin origin = ctx.request_->origin;
   task_record task = tasks_->start(
+      ctx.caller() ? ctx.caller()->subject : std::string(),
       [this, tool, arguments, client = std::shared_ptr<const client_state>(std::move(client)), params = std::move(params),
        origin = std::move(origin), carried = std::move(carried)](const std::shared_ptr<detail::task_run>& run) {
         return run_task(*tool, arguments, client, origin, params, carried, run);
@@ -100,12 +101,16 @@ MCP_DECL json server::task_method(context& ctx, const json& params, const std::s
                           "Invalid params: no task has the id '" + id + "' (it never existed, or it expired)");
   };
   task_store& store = tasks_->store();
+  // A task created by an authenticated caller is that caller's: to anyone else it does not exist.
   auto read = [&] {
+    std::optional<task_record> task;
     try {
-      return store.get(id);
+      task = store.get(id);
     } catch (const std::exception& e) {
       throw protocol_error(error_code::internal_error, std::string("The task store failed: ") + e.what());
     }
+    if (!task || (!task->owner.empty() && (!ctx.caller() || ctx.caller()->subject != task->owner))) throw unknown();
+    return *task;
   };
   auto write = [&](const task_update& change) {
     try {
@@ -115,12 +120,9 @@ MCP_DECL json server::task_method(context& ctx, const json& params, const std::s
     }
   };
 
-  if (method == "tasks/get") {
-    auto task = read();
-    if (!task) throw unknown();
-    return task->detailed();
-  }
+  if (method == "tasks/get") return read().detailed();
   if (method == "tasks/cancel") {
+    read();
     task_update cancel;
     cancel.cancel = true;
     if (write(cancel) == update_outcome::unknown) throw unknown();
@@ -132,14 +134,13 @@ MCP_DECL json server::task_method(context& ctx, const json& params, const std::s
   if (responses == params.end() || !responses->is_object())
     throw protocol_error(error_code::invalid_params,
                          "Invalid params: \"inputResponses\" must be an object of answers by the keys of inputRequests");
-  auto task = read();
-  if (!task) throw unknown();
+  const task_record task = read();
   // Answers to questions not outstanding, and answers of the wrong shape, are ignored as the spec
   // asks: the question stays open.
   task_update answers;
   for (const auto& [key, answer] : responses->items()) {
-    auto asked = task->input_requests.find(key);
-    if (asked == task->input_requests.end() || !asked->is_object()) continue;
+    auto asked = task.input_requests.find(key);
+    if (asked == task.input_requests.end() || !asked->is_object()) continue;
     input_request question{key, asked->value("method", std::string()), asked->value("params", json::object())};
     if (detail::answers(question, answer)) answers.answers[key] = answer;
   }

@@ -115,7 +115,7 @@ MCP_DECL task_engine::task_engine(task_options options, std::function<void(std::
 
 MCP_DECL task_engine::~task_engine() { shutdown(); }
 
-MCP_DECL task_record task_engine::start(job work) {
+MCP_DECL task_record task_engine::start(std::string owner, job work) {
   {
     std::lock_guard lock(mutex_);
     if (stopping_) throw protocol_error(error_code::internal_error, "The server is stopping and takes no new tasks");
@@ -135,6 +135,7 @@ MCP_DECL task_record task_engine::start(job work) {
   }
   task_record seed;
   seed.id = new_task_id();
+  seed.owner = std::move(owner);
   if (options_.ttl.count() > 0) seed.ttl_ms = options_.ttl.count();
   if (options_.poll_interval.count() > 0) seed.poll_interval_ms = options_.poll_interval.count();
   task_record stored;

@@ -147,7 +147,8 @@ MCP_DECL json task_record::to_json() const {
               {"error", error},
               {"inputRequests", input_requests},
               {"inputResponses", input_responses},
-              {"cancelRequested", cancel_requested}};
+              {"cancelRequested", cancel_requested},
+              {"owner", owner}};
 }
 
 MCP_DECL task_record task_record::from_json(const json& j) {
@@ -173,6 +174,7 @@ MCP_DECL task_record task_record::from_json(const json& j) {
   r.input_requests = detail::object_field(j, "inputRequests");
   r.input_responses = detail::object_field(j, "inputResponses");
   if (auto c = j.find("cancelRequested"); c != j.end() && c->is_boolean()) r.cancel_requested = c->get<bool>();
+  if (auto o = j.find("owner"); o != j.end() && o->is_string()) r.owner = o->get<std::string>();
   return r;
 }
 
