@@ -56,6 +56,10 @@ void add_note_count_app(mcp::server& srv, notebook& nb, const std::string& html)
 #include "snippets/tour_apps.inc"
 }
 
+void add_export_task(mcp::server& srv, notebook& nb) {
+#include "snippets/tour_tasks.inc"
+}
+
 std::pair<mcp::tool_options, mcp::tool_options> markdown_and_count() {
 #include "snippets/tour_markdown.inc"
   return {markdown, count};
@@ -270,6 +274,28 @@ TEST_CASE("README tour: an MCP App and the tool it shows", "[readme]") {
   CHECK(page["mimeType"] == "text/html;profile=mcp-app");
   CHECK(page["text"] == "<p id=n></p>");
   CHECK(c.call_tool("note_count")["structuredContent"]["result"] == 2);
+}
+
+TEST_CASE("README tour: a task-capable tool is a task for a client that declares tasks", "[readme]") {
+  mcp::server srv({"notes", "1.0.0"});
+  notebook nb;
+  nb.notes = {{"a", "1"}, {"b", "2"}};
+  add_export_task(srv, nb);
+  mcp::testing::client c(srv);
+  const json declares = {{"extensions", {{mcp::tasks_extension, json::object()}}}};
+  const json call = {{"name", "export_notes"}, {"arguments", json::object()}};
+  json plain = c.stateless_request("tools/call", call, json::object())["result"];
+  CHECK(text_of(plain) == "# a\n\n1\n\n# b\n\n2\n\n");
+  json task = c.stateless_request("tools/call", call, declares)["result"];
+  REQUIRE(task["resultType"] == "task");
+  json got;
+  for (int i = 0; i < 2000; ++i) {  // at most about 10 s
+    got = c.stateless_request("tasks/get", {{"taskId", task["taskId"]}}, declares)["result"];
+    if (got["status"] != "working") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  CHECK(got["status"] == "completed");
+  CHECK(text_of(got["result"]) == text_of(plain));
 }
 
 TEST_CASE("README tour: a runtime-schema tool validates like a typed one", "[readme]") {
