@@ -777,3 +777,25 @@ TEST_CASE("tasks: a task an authenticated caller created is theirs alone; to oth
   c.set_caller(who("bob"));
   CHECK(wait_for(c, open, "completed")["status"] == "completed");
 }
+
+TEST_CASE("tasks: hostile task requests get a specific error, never an echo of megabytes", "[tasks]") {
+  mcp::server srv({"tasks", "1.0.0"});
+  srv.tool("quick", "Quick", []() -> std::string { return "ok"; }, task_tool(mcp::task_mode::optional));
+  mcp::testing::client c(srv);
+  json huge = task_request(c, "tasks/get", {{"taskId", std::string(1 << 20, 'x')}});
+  CHECK(error_code_of(huge) == -32602);
+  CHECK(huge["error"]["message"].get<std::string>().size() < 300);
+  for (const json& bad : {json(nullptr), json::array(), json(1.5), json::object()}) {
+    CHECK(error_code_of(task_request(c, "tasks/get", {{"taskId", bad}})) == -32602);
+    CHECK(error_code_of(task_request(c, "tasks/cancel", {{"taskId", bad}})) == -32602);
+  }
+  const std::string id = started_task(c, "quick");
+  // Answers of every shape to a task that asked nothing: ignored, acknowledged.
+  json many = json::object();
+  for (int i = 0; i < 1000; ++i) many["k" + std::to_string(i)] = json::array({i});
+  CHECK(task_request(c, "tasks/update", {{"taskId", id}, {"inputResponses", many}})["result"]["resultType"] == "complete");
+  CHECK(wait_for(c, id, "completed")["status"] == "completed");
+  // The client's capabilities must hold an object of extensions for the declaration to count.
+  CHECK(error_code_of(task_request(c, "tasks/get", {{"taskId", id}}, {{"extensions", "tasks"}})) == -32021);
+  CHECK(error_code_of(task_request(c, "tasks/get", {{"taskId", id}}, {{"extensions", json::array()}})) == -32021);
+}

@@ -3,7 +3,9 @@
 // input_required until tasks/update brings the answers. The store holds the truth; this holds
 // only what cannot leave the process (threads, waits, cancellation flags), so a shared store
 // works with several processes: a waiting worker reads the store, and a wake from this process
-// only makes it read sooner.
+// only makes it read sooner. What a store shared by processes does not carry across them: a
+// tasks/cancel answered by another process reaches a running handler's ctx.cancelled() only once
+// it next waits for input (the store already says cancelled, and its outcome is dropped).
 #pragma once
 
 #include <mcp/config.hpp>

@@ -97,8 +97,9 @@ MCP_DECL json server::task_method(context& ctx, const json& params, const std::s
                          "Invalid params: \"taskId\" must be a string, the id a CreateTaskResult gave");
   const std::string& id = id_field->get_ref<const std::string&>();
   auto unknown = [&] {
+    const std::string shown = id.size() > 64 ? id.substr(0, 64) + "..." : id;  // an id of megabytes is not echoed
     return protocol_error(error_code::invalid_params,
-                          "Invalid params: no task has the id '" + id + "' (it never existed, or it expired)");
+                          "Invalid params: no task has the id '" + shown + "' (it never existed, or it expired)");
   };
   task_store& store = tasks_->store();
   // A task created by an authenticated caller is that caller's: to anyone else it does not exist.
