@@ -1,8 +1,9 @@
-// The notes store: one JSON file, rewritten atomically (temp file, fsync, rename, fsync of the
-// folder) on every change, so a kill at any moment leaves the old file or the new one, never a
-// torn one. A store that cannot be read is reported and never overwritten.
+// The notes store: one JSON file, rewritten atomically on every change (mcp::replace_file: temp
+// file, fsync, rename, fsync of the folder), so a kill at any moment leaves the old file or the
+// new one, never a torn one. A store that cannot be read is reported and never overwritten.
 #pragma once
 
+#include <mcp/core/durable_file.hpp>
 #include <mcp/json/json.hpp>
 #include <mcp/json/parse.hpp>
 
@@ -18,19 +19,6 @@
 #include <shared_mutex>
 #include <sstream>
 #include <string>
-
-#ifdef _WIN32
-#ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN
-#endif
-#ifndef NOMINMAX
-#define NOMINMAX
-#endif
-#include <windows.h>
-#else
-#include <fcntl.h>
-#include <unistd.h>
-#endif
 
 namespace notes {
 
@@ -62,59 +50,6 @@ inline std::string now_iso8601() {
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
 }
-
-// Replaces the file at `path` with `text` so that a kill at any moment leaves the old file or the
-// new one: a temporary file written and flushed to disk, then renamed over it (and, on POSIX, the
-// folder flushed too, which makes the rename itself durable). Returns the problem, or empty.
-#ifdef _WIN32
-inline std::string replace_file(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  HANDLE h = ::CreateFileA(tmp.c_str(), GENERIC_WRITE, 0, nullptr, CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
-  if (h == INVALID_HANDLE_VALUE) return "cannot write '" + tmp + "' (Windows error " + std::to_string(::GetLastError()) + ")";
-  std::size_t done = 0;
-  bool ok = true;
-  while (ok && done < text.size()) {
-    DWORD n = 0;
-    const auto chunk = static_cast<DWORD>(std::min<std::size_t>(text.size() - done, 1u << 30));
-    ok = ::WriteFile(h, text.data() + done, chunk, &n, nullptr) && n > 0;
-    done += n;
-  }
-  ok = ok && ::FlushFileBuffers(h);
-  const DWORD error = ok ? 0 : ::GetLastError();
-  ::CloseHandle(h);
-  if (!ok) return "cannot write '" + tmp + "' (Windows error " + std::to_string(error) + ")";
-  if (!::MoveFileExA(tmp.c_str(), path.c_str(), MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
-    return "cannot replace '" + path + "' (Windows error " + std::to_string(::GetLastError()) + ")";
-  return {};
-}
-#else
-inline std::string replace_file(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return "cannot write '" + tmp + "': " + std::strerror(errno);
-  std::size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      std::string err = std::strerror(errno);
-      ::close(fd);
-      return "cannot write '" + tmp + "': " + err;
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) return "cannot flush '" + tmp + "': " + std::strerror(errno);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) return "cannot replace '" + path + "': " + std::strerror(errno);
-  std::string dir = path.substr(0, path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/'));
-  if (dir.empty()) dir = ".";
-  int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
-  return {};
-}
-#endif
 
 class store {
  public:
@@ -191,7 +126,7 @@ class store {
       doc["notes"].push_back({{"title", n.title}, {"body", n.body}, {"visibility", n.visibility},
                               {"created", n.created}, {"last_modified", n.last_modified}});
     const std::string text = doc.dump(1) + "\n";
-    return replace_file(path_, text);
+    return mcp::replace_file(path_, text);
   }
 
   std::string path_;
