@@ -1,6 +1,7 @@
 // notes: a small MCP server that keeps notes in one JSON file. The flagship example of the SDK:
 // typed arguments with constraints, structured results, guidance in every error, pagination and
 // atomic storage.
+#include <mcp/core/file_task_store.hpp>
 #include <mcp/mcp.hpp>
 #include <mcp/transport/http.hpp>
 
@@ -39,6 +40,7 @@ const char* usage =
     "  --store PATH      the notes file (default: $MCP_NOTES_STORE, else\n"
     "                    $XDG_DATA_HOME/mcp-notes/notes.json or ~/.local/share/mcp-notes/notes.json;\n"
     "                    on Windows %LOCALAPPDATA%\\mcp-notes\\notes.json)\n"
+    "                    export_notes tasks are kept in the folder PATH.tasks\n"
     "  --http HOST:PORT  serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio,\n"
     "                    e.g. 127.0.0.1:8080 or [::1]:8080; stops on SIGINT or SIGTERM\n"
     "  --http unix:PATH  the same on a Unix domain socket at PATH\n"
@@ -78,6 +80,13 @@ int main(int argc, char** argv) {
   if (store_path.empty()) store_path = notes::default_store_path();
 
   notes::store db(store_path);
+  // Tasks (export_notes) are kept beside the notes, so a finished export survives a restart.
+  std::shared_ptr<mcp::task_store> tasks_store;
+  try {
+    tasks_store = std::make_shared<mcp::file_task_store>(store_path + ".tasks");
+  } catch (const mcp::error& e) {
+    std::cerr << "notes: " << e.what() << "; tasks are kept in memory only\n";
+  }
   if (!db.problem().empty()) std::cerr << "notes: " << db.problem() << "\n";
 
   mcp::server srv({.name = "notes",
@@ -86,7 +95,8 @@ int main(int argc, char** argv) {
                    .description = "Create, search and read plain-text notes kept in one JSON file"},
                   {.instructions = "Notes are identified by their exact title. Search before creating to avoid "
                                    "duplicates; read_note returns a whole note.",
-                   .serve_stateless = !legacy_only});
+                   .serve_stateless = !legacy_only,
+                   .tasks = {.store = tasks_store}});
   notes::register_tools(srv, db);
   if (http_address || !unix_socket.empty()) {
     mcp::http::options options;

@@ -1,4 +1,4 @@
-// The notes tools (create, update, search, read, stats, delete), shared by the notes example and
+// The notes tools (create, update, search, read, stats, export, delete), shared by the notes example and
 // the examples that serve them another way (examples/httplib). register_tools(srv, db) adds them,
 // and the MCP App that shows note_stats results (stats_app.hpp).
 #pragma once
@@ -43,6 +43,11 @@ MCP_STRUCT_DEF(note_stats, (std::string, title, "Note title"), (int, word_count,
 MCP_STRUCT_DEF(full_note, (std::string, title, "Note title"), (std::string, body, "The whole body"),
   (std::string, visibility, "private or team"), (std::string, created, "ISO-8601 UTC creation time"),
   (std::string, last_modified, "ISO-8601 UTC time of the last change"));
+
+MCP_STRUCT_DEF(export_args,
+  (std::optional<std::string>, query, "Only notes containing every one of these words; every note when absent"));
+MCP_STRUCT_DEF(export_result, (int, notes, "Notes in the document", mcp::minimum(0)),
+  (std::string, markdown, "The notes as one Markdown document: each note under its title as a heading"));
 
 std::vector<std::string> words_of(const std::string& text) {
   std::vector<std::string> words;
@@ -175,6 +180,37 @@ inline void register_tools(mcp::server& srv, store& db) {
              });
            },
            stats_options);
+
+  // Long for a big store: a client that declares the tasks extension gets a task at once and polls
+  // it (core/tasks.hpp); any other client waits for the answer, with progress when it asked.
+  mcp::tool_options export_options(mcp::annotations{.read_only = true, .open_world = false});
+  export_options.task = mcp::task_mode::optional;
+  srv.tool("export_notes",
+           "Export notes as one Markdown document, every note under its title as a heading. Read-only. May run as "
+           "a task for a client that supports tasks.",
+           [&db](const export_args& in, mcp::context& ctx) -> mcp::result<export_result> {
+             check_usable(db);
+             std::vector<std::string> terms = words_of(fold_case(in.query.value_or("")));
+             std::vector<note> chosen;
+             db.read([&](const auto& all) {
+               for (const auto& [title, n] : all) {
+                 bool all_found = true;
+                 for (const auto& t : terms) all_found = all_found && n.folded.find(t) != std::string::npos;
+                 if (all_found) chosen.push_back(n);
+               }
+               return 0;
+             });
+             export_result out;
+             for (std::size_t i = 0; i < chosen.size(); ++i) {
+               if (ctx.cancelled()) return mcp::tool_error("The export was cancelled; nothing was written.");
+               const note& n = chosen[i];
+               out.markdown += "# " + n.title + "\n\n" + n.body + "\n\n";
+               ctx.progress(static_cast<double>(i + 1), static_cast<double>(chosen.size()), "exported " + n.title);
+             }
+             out.notes = static_cast<int>(chosen.size());
+             return out;
+           },
+           export_options);
 
   srv.tool("delete_note", "Delete a note permanently. It cannot be recovered; to change a note use update_note.",
            [&db](const title_arg& in) -> mcp::result<std::string> {

@@ -49,7 +49,7 @@ async function withNotes(opt, { transport, mode, legacy = false, store, quiet = 
 async function exercise(client) {
   const { tools } = await client.listTools();
   assert.deepEqual(tools.map((t) => t.name).sort(),
-                   ['create_note', 'delete_note', 'note_stats', 'read_note', 'search_notes', 'update_note']);
+                   ['create_note', 'delete_note', 'export_notes', 'note_stats', 'read_note', 'search_notes', 'update_note']);
   const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
   assert.deepEqual(byName.create_note.inputSchema.required.sort(), ['body', 'title']);
   assert.equal(byName.read_note.outputSchema?.type, 'object');

@@ -31,7 +31,7 @@ function exercise(launcher, target) {
   let r = inspector(launcher, target, ['--method', 'tools/list']);
   assert.equal(r.status, 0, `${r.where}: ${r.stderr}`);
   const names = r.result.tools.map((t) => t.name).sort();
-  assert.deepEqual(names, ['create_note', 'delete_note', 'note_stats', 'read_note', 'search_notes', 'update_note']);
+  assert.deepEqual(names, ['create_note', 'delete_note', 'export_notes', 'note_stats', 'read_note', 'search_notes', 'update_note']);
 
   r = call('create_note', 'title=Inspector note', 'body=# Title\nwritten by the inspector');
   assert.equal(r.status, 0, `${r.where}: ${JSON.stringify(r.result)} ${r.stderr}`);

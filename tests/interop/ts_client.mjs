@@ -20,7 +20,7 @@ import { expectOk, expectToolError, freshDir, options, run, text, withHttpServer
 async function exercise(client) {
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name).sort();
-  assert.deepEqual(names, ['create_note', 'delete_note', 'note_stats', 'read_note', 'search_notes', 'update_note']);
+  assert.deepEqual(names, ['create_note', 'delete_note', 'export_notes', 'note_stats', 'read_note', 'search_notes', 'update_note']);
   for (const t of tools) {
     assert.equal(t.inputSchema.type, 'object', `${t.name} inputSchema`);
     assert.ok(t.description.length > 20, `${t.name} needs a description`);

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -90,7 +91,8 @@ TEST_CASE("notes over real pipes: the JSON-RPC basics and a clean exit at end of
     CHECK_FALSE(t["description"].get<std::string>().empty());
     CHECK(t["inputSchema"]["type"] == "object");
   }
-  CHECK(names == std::set<std::string>{"create_note", "update_note", "search_notes", "read_note", "note_stats", "delete_note"});
+  CHECK(names == std::set<std::string>{"create_note", "update_note", "search_notes", "read_note", "note_stats",
+                                      "export_notes", "delete_note"});
 
   c.proc.write_line("{not json");
   json parse_error = c.read();
@@ -240,6 +242,51 @@ TEST_CASE("notes: a kill -9 during a burst of writes leaves a readable store wit
   stdio_client c({MCP_NOTES_BINARY, "--store", store});
   c.initialize();
   CHECK_FALSE(c.call("read_note", {{"title", *acknowledged.begin()}}).value("isError", false));
+}
+
+TEST_CASE("notes: an export run as a task keeps its result through a kill -9 and a restart") {
+  std::string dir = scratch_dir("task-restart");
+  std::string store = dir + "/notes.json";
+  const json caps = {{"extensions", {{"io.modelcontextprotocol/tasks", json::object()}}}};
+  // A 2026-07-28 request over stdio: its _meta says the era and what the client can do.
+  auto modern = [&](stdio_client& c, const std::string& method, json params) {
+    params["_meta"] = {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                       {"io.modelcontextprotocol/clientInfo", {{"name", "test"}, {"version", "1"}}},
+                       {"io.modelcontextprotocol/clientCapabilities", caps}};
+    json r = c.request(method, std::move(params));
+    INFO(r.dump());
+    REQUIRE(r.contains("result"));
+    return r["result"];
+  };
+  std::string id;
+  json finished = json::object();
+  {
+    stdio_client c({MCP_NOTES_BINARY, "--store", store});
+    for (std::string title : {"Alpha", "Beta"})
+      modern(c, "tools/call", {{"name", "create_note"}, {"arguments", {{"title", title + " note"}, {"body", "about " + title}}}});
+    json created = modern(c, "tools/call", {{"name", "export_notes"}, {"arguments", json::object()}});
+    REQUIRE(created["resultType"] == "task");
+    id = created["taskId"];
+    for (int i = 0; i < 500 && finished.value("status", "") != "completed"; ++i) {
+      finished = modern(c, "tasks/get", {{"taskId", id}});
+      if (finished["status"] != "completed") std::this_thread::sleep_for(20ms);
+    }
+    REQUIRE(finished["status"] == "completed");
+    CHECK(finished["result"]["structuredContent"]["notes"] == 2);
+    c.proc.signal(SIGKILL);
+    c.proc.wait(10s);
+  }
+  stdio_client again({MCP_NOTES_BINARY, "--store", store});
+  json after = modern(again, "tasks/get", {{"taskId", id}});
+  CHECK(after["status"] == "completed");
+  CHECK(after["result"] == finished["result"]);
+  CHECK(after["result"]["structuredContent"]["markdown"] == "# Alpha note\n\nabout Alpha\n\n# Beta note\n\nabout Beta\n\n");
+  // A client without the extension gets the same export as a plain answer, never a task.
+  stdio_client legacy({MCP_NOTES_BINARY, "--store", store});
+  legacy.initialize();
+  json plain = legacy.call("export_notes", {{"query", "beta"}});
+  CHECK(plain["structuredContent"]["notes"] == 1);
+  CHECK_FALSE(plain.contains("taskId"));
 }
 
 TEST_CASE("notes: a corrupt store is reported on every call and left untouched") {
