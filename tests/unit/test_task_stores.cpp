@@ -127,6 +127,9 @@ TEST_CASE("file task store: expiry removes the file; a full store drops the olde
 
 TEST_CASE("file task store: an id that could name another file is refused", "[tasks]") {
   const fs::path dir = fresh_folder("ids");
+  // A folder whose parent is missing is refused rather than made with every folder above it.
+  CHECK_THROWS_WITH(mcp::file_task_store(dir / "no" / "such"), Catch::Matchers::Contains("cannot make the task folder"));
+  CHECK_FALSE(fs::exists(dir));
   mcp::file_task_store store(dir);
   for (const std::string& id : std::vector<std::string>{"", "../escape", "a/b", "a\\b", "C:x", std::string(129, 'a'), std::string("nul\0x", 5)}) {
     mcp::task_record t;

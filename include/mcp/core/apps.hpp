@@ -13,6 +13,7 @@
 #pragma once
 
 #include <mcp/core/app_link.hpp>
+#include <mcp/core/features.hpp>
 #include <mcp/core/resource.hpp>
 #include <mcp/core/server.hpp>
 #include <mcp/error.hpp>

@@ -35,12 +35,14 @@ class file_task_store final : public task_store {
  public:
   using clock = memory_task_store::clock;
 
-  // Opens (and creates) `folder` and reads the tasks in it. Throws mcp::error when the folder
-  // cannot be made or listed. Files that are not task records are left alone (unreadable()).
+  // Opens `folder` (making it when it does not exist; its parent must) and reads the tasks in it.
+  // Throws mcp::error when the folder cannot be made or listed. Files that are not task records
+  // are left alone (unreadable()).
   explicit file_task_store(std::filesystem::path folder, std::size_t max_tasks = 10000, clock now = {})
       : folder_(std::move(folder)), max_tasks_(max_tasks == 0 ? 1 : max_tasks), now_(std::move(now)) {
     std::error_code ec;
-    std::filesystem::create_directories(folder_, ec);
+    // One level only: a mistyped path must not grow a tree of folders somewhere unexpected.
+    std::filesystem::create_directory(folder_, ec);
     if (ec) throw mcp::error(error_code::task_refused, "cannot make the task folder '" + folder_.string() + "': " + ec.message());
     load();
   }
