@@ -799,3 +799,24 @@ TEST_CASE("tasks: hostile task requests get a specific error, never an echo of m
   CHECK(error_code_of(task_request(c, "tasks/get", {{"taskId", id}}, {{"extensions", "tasks"}})) == -32021);
   CHECK(error_code_of(task_request(c, "tasks/get", {{"taskId", id}}, {{"extensions", json::array()}})) == -32021);
 }
+
+TEST_CASE("tasks: ctx.progress() in a task sets its statusMessage", "[tasks]") {
+  gate g;
+  mcp::server srv({"tasks", "1.0.0"});
+  srv.tool("steps", "Reports progress",
+           [&](mcp::context& ctx) -> std::string {
+             ctx.progress(1, 4);
+             ctx.progress(2, 4, "Half way");
+             g.wait(ctx);
+             ctx.progress(3);
+             return "done";
+           },
+           task_tool(mcp::task_mode::optional));
+  mcp::testing::client c(srv);
+  const std::string id = started_task(c, "steps");
+  CHECK(eventually([&] { return get(c, id).value("statusMessage", "") == "Half way"; }));
+  g.release();
+  json done = wait_for(c, id, "completed");
+  CHECK(done["statusMessage"] == "3");
+  CHECK(c.messages().size() == 0);  // nothing was sent outside the responses
+}

@@ -43,6 +43,7 @@ class task_run final : public task_link {
   const std::string& task_id() const override { return id_; }
   std::map<std::string, json> ask(const std::vector<input_request>& requests,
                                   std::chrono::milliseconds timeout) override;
+  void progress(double value, std::optional<double> total, const std::string& message) override;
 
   // The request state the task's context reads: cancelled by tasks/cancel, expiry or shutdown.
   const std::shared_ptr<request_state>& state() const { return state_; }

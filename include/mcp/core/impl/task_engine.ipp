@@ -4,6 +4,7 @@
 #include <mcp/json/detail/writer.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <exception>
 
 namespace mcp {
@@ -103,6 +104,20 @@ MCP_DECL std::map<std::string, json> task_run::ask(const std::vector<input_reque
     std::unique_lock lock(mutex_);
     woken_.wait_for(lock, std::min<std::chrono::steady_clock::duration>(deadline - now, task_engine_impl::reread_interval),
                     [&] { return wakes_ != seen; });
+  }
+}
+
+MCP_DECL void task_run::progress(double value, std::optional<double> total, const std::string& message) {
+  auto number = [](double v) {
+    if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<long long>(v));
+    return json(v).dump();
+  };
+  task_update update;
+  update.status_message = !message.empty() ? message : total ? number(value) + " of " + number(*total) : number(value);
+  try {
+    engine_.store().update(id_, update);  // an ended task keeps its last message
+  } catch (const std::exception&) {
+    // progress is advice: a failing store shows when the task ends
   }
 }
 
