@@ -893,3 +893,29 @@ TEST_CASE("tasks: notifications/tasks go to a listen stream that asked for the t
   REQUIRE(plain_ack);
   CHECK_FALSE((*plain_ack)["params"]["notifications"].contains("taskIds"));
 }
+
+namespace {
+MCP_STRUCT_DEF(task_form, (std::string, name, "Your name"), (bool, sure, "Sure?"));
+}  // namespace
+
+TEST_CASE("tasks: a typed elicitation in a task: the form is plain JSON in inputRequests, the answer decodes", "[tasks]") {
+  mcp::server srv({"tasks", "1.0.0"});
+  srv.tool("typed", "Asks a typed form",
+           [](mcp::context& ctx) -> std::string {
+             auto answer = ctx.elicit<task_form>("Who are you?");
+             return answer.accepted() && answer.content->sure ? answer.content->name : "declined";
+           },
+           task_tool(mcp::task_mode::optional));
+  mcp::testing::client c(srv);
+  const std::string id = started_task(c, "typed", tasks_and_elicitation);
+  json parked = wait_for(c, id, "input_required");
+  REQUIRE(parked["status"] == "input_required");
+  const std::string key = parked["inputRequests"].begin().key();
+  const json& schema = parked["inputRequests"][key]["params"]["requestedSchema"];
+  CHECK(schema["type"] == "object");
+  CHECK(schema["properties"]["name"]["type"] == "string");
+  CHECK(schema["properties"]["sure"]["type"] == "boolean");
+  task_request(c, "tasks/update",
+               {{"taskId", id}, {"inputResponses", {{key, {{"action", "accept"}, {"content", {{"name", "Ann"}, {"sure", true}}}}}}}});
+  CHECK(wait_for(c, id, "completed")["result"]["content"][0]["text"] == "Ann");
+}
