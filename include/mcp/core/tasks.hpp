@@ -58,7 +58,7 @@ inline bool is_terminal(task_status s) {
 }
 
 // One change to a task, as data (a store may ship it to another process or a script). The store
-// applies it atomically with task_record::apply.
+// applies it atomically with task_record::apply. A value: copy it, read it from any thread.
 struct task_update {
   std::optional<task_status> status;  // completed (with result), failed (with error), cancelled, working
   std::optional<std::string> status_message;
@@ -88,7 +88,8 @@ enum class update_outcome {
   unknown,   // no such task (never created, or expired)
 };
 
-// A task as a store keeps it. Times are milliseconds since the Unix epoch, set by the store.
+// A task as a store keeps it. Times are milliseconds since the Unix epoch, set by the store. A
+// value: a store hands out copies, so one thread's record never changes under another's.
 struct task_record {
   std::string id;  // unguessable (128 random bits): knowing it is what lets a client reach the task
   task_status status = task_status::working;

@@ -114,7 +114,7 @@ MCP_DECL void server::install_task_methods() {
         [this, method = std::string(name)](context& ctx, detail::request_params& p, detail::reply& out) {
           out.tree() = task_method(ctx, p.tree(), method);
         },
-        false});
+        true});  // a store may be a database away: not on the connection's reading thread
 }
 
 MCP_DECL json server::task_method(context& ctx, const json& params, const std::string& method) const {
