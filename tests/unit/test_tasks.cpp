@@ -380,8 +380,8 @@ TEST_CASE("tasks: cancel while input_required ends the wait and the task", "[tas
   mcp::server srv({"tasks", "1.0.0"});
   srv.tool("confirm", "Asks for a confirmation",
            [&](mcp::context& ctx) -> std::string {
-             try {
-               ctx.ask(mcp::elicitation_input("ok", "Sure?", json{{"type", "object"}}));
+             try {  // "no limit": the wait must not overflow the clock
+               ctx.ask(mcp::elicitation_input("ok", "Sure?", json{{"type", "object"}}), std::chrono::milliseconds::max());
              } catch (const mcp::request_timeout&) {
                ask_threw = true;
                throw;

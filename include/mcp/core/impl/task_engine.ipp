@@ -76,7 +76,10 @@ MCP_DECL std::map<std::string, json> task_run::ask(const std::vector<input_reque
     state_->cancelled = true;
     throw request_timeout("The task was cancelled before the client could be asked");
   }
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  // A timeout of centuries (milliseconds::max() for "no limit") must not overflow the clock.
+  const auto start = std::chrono::steady_clock::now();
+  const auto deadline = timeout >= std::chrono::hours(24 * 365 * 100) ? std::chrono::steady_clock::time_point::max()
+                                                                      : start + timeout;
   for (;;) {
     std::uint64_t seen;
     {
