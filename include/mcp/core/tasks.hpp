@@ -7,6 +7,15 @@
 //   o.task = mcp::task_mode::optional;   // a task for a client that declares the extension
 //   srv.tool("report", "Builds a long report.", [](const report_args& in, mcp::context& ctx) { ... }, o);
 //
+// The handler is the same for a plain call and a task. In a task, ctx.ask() (and elicit,
+// create_message, list_roots) parks it in input_required until tasks/update answers, ctx.progress()
+// sets its statusMessage, and ctx.cancelled() turns true on tasks/cancel, on expiry and when the
+// server is destroyed. Questions to ask before there is a task go through multi-round input on
+// the request: with o.task_begins = mcp::task_start::at_begin_task the handler runs on the request
+// until it calls ctx.begin_task(), which answers CreateTaskResult and runs the handler again, as the
+// task, with the answers already given (context::begin_task). A client may also follow a task
+// without polling: subscriptions/listen with notifications.taskIds brings notifications/tasks.
+//
 // This header holds what a task is (task_record), the one way it changes (task_update, applied
 // by task_record::apply) and where tasks live (task_store; memory_task_store is the default).
 // A store shared by several processes (a file, Redis) implements task_store over the same
@@ -58,7 +67,7 @@ inline bool is_terminal(task_status s) {
 }
 
 // One change to a task, as data (a store may ship it to another process or a script). The store
-// applies it atomically with task_record::apply.
+// applies it atomically with task_record::apply. A value: copy it, read it from any thread.
 struct task_update {
   std::optional<task_status> status;  // completed (with result), failed (with error), cancelled, working
   std::optional<std::string> status_message;
@@ -88,7 +97,8 @@ enum class update_outcome {
   unknown,   // no such task (never created, or expired)
 };
 
-// A task as a store keeps it. Times are milliseconds since the Unix epoch, set by the store.
+// A task as a store keeps it. Times are milliseconds since the Unix epoch, set by the store. A
+// value: a store hands out copies, so one thread's record never changes under another's.
 struct task_record {
   std::string id;  // unguessable (128 random bits): knowing it is what lets a client reach the task
   task_status status = task_status::working;
