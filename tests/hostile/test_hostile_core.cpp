@@ -4,9 +4,11 @@
 #include <mcp/tools/tool.hpp>
 #include <mcp/testing.hpp>
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 using mcp::json;
 
@@ -73,4 +75,48 @@ TEST_CASE("hostile core: ended sessions do not pile up in a server that never no
   // reference keeps the session's memory (made with make_shared): ended ones are dropped at the
   // next initialize, so at most the last one is left.
   CHECK(mcp::detail::server_access::sessions_held(srv) <= 1);
+}
+
+TEST_CASE("hostile core: tasks a client abandons, parked for input or flooding in, neither pile up nor hold up the end",
+          "[hostile]") {
+  const json caps = {{"extensions", {{mcp::tasks_extension, json::object()}}}, {"elicitation", json::object()}};
+  auto store = std::make_shared<mcp::memory_task_store>(64);
+  std::vector<std::string> ids;
+  {
+    mcp::server_options options;
+    options.tasks.store = store;
+    options.tasks.max_running = 4;
+    options.tasks.max_queued = 4;
+    mcp::server srv({"tasks", "1.0"}, options);
+    mcp::tool_options as_task;
+    as_task.task = mcp::task_mode::required;
+    srv.tool("ask", "Asks and waits for an hour",
+             [](mcp::context& ctx) -> std::string {
+               ctx.ask(mcp::elicitation_input("q", "?", json{{"type", "object"}}), std::chrono::hours(1));
+               return "answered";
+             },
+             as_task);
+    mcp::testing::client c(srv);
+    int refused = 0;
+    for (int i = 0; i < 40; ++i) {
+      json r = c.stateless_request("tools/call", {{"name", "ask"}, {"arguments", json::object()}}, caps);
+      if (r.contains("error")) {
+        CHECK(r["error"]["code"] == -32603);
+        ++refused;
+      } else {
+        ids.push_back(r["result"]["taskId"]);
+      }
+    }
+    CHECK(ids.size() == 8);  // four waiting for input, four queued behind them
+    CHECK(refused == 32);
+    CHECK(mcp::detail::server_access::task_threads(srv) <= 4);
+    // Answers for keys never asked, of every shape, change nothing and cost nothing.
+    for (const auto& id : ids)
+      c.stateless_request("tasks/update", {{"taskId", id}, {"inputResponses", {{"x", nullptr}, {"q-9", 1}}}}, caps);
+  }  // the server ends: its waits end at once, not in an hour
+  for (const auto& id : ids) {
+    auto task = store->get(id);
+    REQUIRE(task);
+    CHECK(task->status == mcp::task_status::failed);
+  }
 }

@@ -799,3 +799,123 @@ TEST_CASE("tasks: hostile task requests get a specific error, never an echo of m
   CHECK(error_code_of(task_request(c, "tasks/get", {{"taskId", id}}, {{"extensions", "tasks"}})) == -32021);
   CHECK(error_code_of(task_request(c, "tasks/get", {{"taskId", id}}, {{"extensions", json::array()}})) == -32021);
 }
+
+TEST_CASE("tasks: ctx.progress() in a task sets its statusMessage", "[tasks]") {
+  gate g;
+  mcp::server srv({"tasks", "1.0.0"});
+  srv.tool("steps", "Reports progress",
+           [&](mcp::context& ctx) -> std::string {
+             ctx.progress(1, 4);
+             ctx.progress(2, 4, "Half way");
+             g.wait(ctx);
+             ctx.progress(3);
+             return "done";
+           },
+           task_tool(mcp::task_mode::optional));
+  mcp::testing::client c(srv);
+  const std::string id = started_task(c, "steps");
+  CHECK(eventually([&] { return get(c, id).value("statusMessage", "") == "Half way"; }));
+  g.release();
+  json done = wait_for(c, id, "completed");
+  CHECK(done["statusMessage"] == "3");
+  CHECK(c.messages().size() == 0);  // nothing was sent outside the responses
+}
+
+TEST_CASE("tasks: notifications/tasks go to a listen stream that asked for the task, and only then", "[tasks][listen]") {
+  using namespace std::chrono_literals;
+  gate g;
+  mcp::server srv({"tasks", "1.0.0"});
+  srv.tool("work", "Works until released", [&](mcp::context& ctx) -> std::string { return g.wait(ctx) ? "done" : "no"; },
+           task_tool(mcp::task_mode::optional));
+  mcp::testing::client c(srv);
+  const std::string id = started_task(c, "work");
+  auto listen = [&](const char* listen_id, const json& caps, json notifications) {
+    c.send(mcp::jsonrpc::request(listen_id, "subscriptions/listen",
+                                 {{"notifications", std::move(notifications)},
+                                  {"_meta",
+                                   {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                                    {"io.modelcontextprotocol/clientCapabilities", caps}}}}));
+  };
+  auto answer_to = [&](const char* listen_id) {
+    return c.messages().take([&](const json& m) { return !m.contains("method") && m.value("id", json()) == listen_id; }, 2s);
+  };
+  auto ack_of = [&](const char* listen_id) {
+    return c.messages().take(
+        [&](const json& m) {
+          return m.value("method", "") == "notifications/subscriptions/acknowledged" &&
+                 m["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == listen_id;
+        },
+        2s);
+  };
+
+  listen("L0", json::object(), {{"taskIds", {id}}});
+  auto refused = answer_to("L0");
+  REQUIRE(refused);
+  CHECK((*refused)["error"]["code"] == -32021);
+  listen("L1", tasks_caps, {{"taskIds", "all"}});
+  refused = answer_to("L1");
+  REQUIRE(refused);
+  CHECK((*refused)["error"]["code"] == -32602);
+
+  listen("L2", tasks_caps, {{"taskIds", {id, "nonexistent", 5}}});
+  auto ack = ack_of("L2");
+  REQUIRE(ack);
+  CHECK((*ack)["params"]["notifications"]["taskIds"] == json{id});  // what exists, and is the caller's
+  listen("L3", tasks_caps, {{"toolsListChanged", true}});
+  REQUIRE(ack_of("L3"));
+
+  g.release();
+  auto completed = c.messages().take(
+      [](const json& m) { return m.value("method", "") == "notifications/tasks" && m["params"]["status"] == "completed"; },
+      10s);
+  REQUIRE(completed);
+  const json& p = (*completed)["params"];
+  CHECK(p["taskId"] == id);
+  CHECK(p["result"]["content"][0]["text"] == "done");
+  CHECK(p["_meta"]["io.modelcontextprotocol/subscriptionId"] == "L2");
+  // Nothing for the stream that did not ask about tasks.
+  CHECK_FALSE(c.messages().take(
+      [](const json& m) {
+        return m.value("method", "") == "notifications/tasks" && m["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == "L3";
+      },
+      0s));
+
+  // A server without tasks ignores the filter.
+  mcp::server plain({"plain", "1.0.0"});
+  plain.tool("t", "T", []() -> std::string { return "x"; });
+  mcp::testing::client p2(plain);
+  p2.send(mcp::jsonrpc::request("L9", "subscriptions/listen",
+                                {{"notifications", {{"taskIds", {"x"}}}},
+                                 {"_meta",
+                                  {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                                   {"io.modelcontextprotocol/clientCapabilities", json::object()}}}}));
+  auto plain_ack = p2.messages().take([](const json& m) { return m.value("method", "") == "notifications/subscriptions/acknowledged"; }, 2s);
+  REQUIRE(plain_ack);
+  CHECK_FALSE((*plain_ack)["params"]["notifications"].contains("taskIds"));
+}
+
+namespace {
+MCP_STRUCT_DEF(task_form, (std::string, name, "Your name"), (bool, sure, "Sure?"));
+}  // namespace
+
+TEST_CASE("tasks: a typed elicitation in a task: the form is plain JSON in inputRequests, the answer decodes", "[tasks]") {
+  mcp::server srv({"tasks", "1.0.0"});
+  srv.tool("typed", "Asks a typed form",
+           [](mcp::context& ctx) -> std::string {
+             auto answer = ctx.elicit<task_form>("Who are you?");
+             return answer.accepted() && answer.content->sure ? answer.content->name : "declined";
+           },
+           task_tool(mcp::task_mode::optional));
+  mcp::testing::client c(srv);
+  const std::string id = started_task(c, "typed", tasks_and_elicitation);
+  json parked = wait_for(c, id, "input_required");
+  REQUIRE(parked["status"] == "input_required");
+  const std::string key = parked["inputRequests"].begin().key();
+  const json& schema = parked["inputRequests"][key]["params"]["requestedSchema"];
+  CHECK(schema["type"] == "object");
+  CHECK(schema["properties"]["name"]["type"] == "string");
+  CHECK(schema["properties"]["sure"]["type"] == "boolean");
+  task_request(c, "tasks/update",
+               {{"taskId", id}, {"inputResponses", {{key, {{"action", "accept"}, {"content", {{"name", "Ann"}, {"sure", true}}}}}}}});
+  CHECK(wait_for(c, id, "completed")["result"]["content"][0]["text"] == "Ann");
+}

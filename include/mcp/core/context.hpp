@@ -91,6 +91,8 @@ struct task_link {
   // the client does not answer within `timeout`.
   virtual std::map<std::string, json> ask(const std::vector<input_request>& requests,
                                           std::chrono::milliseconds timeout) = 0;
+  // ctx.progress() in a task: the task's statusMessage, which tasks/get shows.
+  virtual void progress(double value, std::optional<double> total, const std::string& message) = 0;
 };
 
 // What ctx.begin_task() throws on the request of a task_start::at_begin_task tool: the server
@@ -237,7 +239,10 @@ class context {
 
   // notifications/progress for this request, when the client asked for progress. Values must grow;
   // a value that does not, or any call after the reply, is dropped rather than sent out of order.
+  // In a task, which has no stream to send on, it sets the task's statusMessage instead: `message`,
+  // or "value of total".
   void progress(double value, std::optional<double> total = std::nullopt, const std::string& message = {}) {
+    if (task_) return task_->progress(value, total, message);
     if (!request_->progress_token || request_->finished) return;
     std::lock_guard lock(request_->progress_mutex);
     if (request_->last_progress && value <= *request_->last_progress) return;

@@ -178,8 +178,10 @@ void check_tool_name(std::string_view name);
 // Threads: every member may be called from any thread at any time, also while requests are
 // served (register or remove a tool, notify, read metrics). Handlers run concurrently: the stdio
 // and HTTP transports run up to four at once (stdio_options::workers, http::options::workers), so
-// whatever state handlers share needs its own synchronisation. The server must outlive its
-// connections and transports.
+// whatever state handlers share needs its own synchronisation. Task handlers (core/tasks.hpp) run
+// on worker threads the server owns, at most server_options::tasks.max_running; ~server cancels
+// them and waits for them, so a task handler must poll ctx.cancelled(). The server must outlive
+// its connections and transports.
 class server {
  public:
   explicit server(server_info info, server_options options = {});
@@ -303,6 +305,8 @@ class server {
                        std::shared_ptr<const client_state> client, const detail::message_origin& origin,
                        const json& params, json carried, const std::shared_ptr<detail::task_run>& run) const;
   void install_task_methods();  // with registry_mutex_ held
+  // notifications/tasks (the task as tasks/get shows it) to the listen streams that asked for it.
+  void task_changed(const std::string& task_id);
   json task_method(context& ctx, const json& params, const std::string& method) const;
   std::shared_ptr<const detail::registered_tool> find_tool(std::string_view name) const;
   void run_request(const std::shared_ptr<detail::session>& s, json id, std::string method,

@@ -43,6 +43,7 @@ class task_run final : public task_link {
   const std::string& task_id() const override { return id_; }
   std::map<std::string, json> ask(const std::vector<input_request>& requests,
                                   std::chrono::milliseconds timeout) override;
+  void progress(double value, std::optional<double> total, const std::string& message) override;
 
   // The request state the task's context reads: cancelled by tasks/cancel, expiry or shutdown.
   const std::shared_ptr<request_state>& state() const { return state_; }
@@ -75,7 +76,10 @@ class task_engine {
   // A task's work: runs on a worker, returns the outcome to store (completed or failed).
   using job = std::function<task_update(const std::shared_ptr<task_run>&)>;
 
-  task_engine(task_options options, std::function<void(std::string_view)> log);
+  // `changed` is called with a task's id after each change this process makes to it (for
+  // notifications/tasks), on the thread that made it, with no lock held.
+  task_engine(task_options options, std::function<void(std::string_view)> log,
+              std::function<void(const std::string&)> changed = {});
   ~task_engine();
   task_engine(const task_engine&) = delete;
   task_engine& operator=(const task_engine&) = delete;
@@ -96,6 +100,8 @@ class task_engine {
   // Stops: queued tasks fail ("the server stopped"), running ones are cancelled, workers joined.
   void shutdown();
   bool stopping() const;
+  // Applies `change` to the store and tells `changed` when it was applied.
+  update_outcome update(const std::string& task_id, const task_update& change);
   // Runs queued or running here (for tests and metrics).
   std::size_t runs() const;
   std::size_t threads() const;
@@ -107,6 +113,7 @@ class task_engine {
   std::shared_ptr<task_store> store_;
   task_options options_;
   std::function<void(std::string_view)> log_;
+  std::function<void(const std::string&)> changed_;
   mutable std::mutex mutex_;
   std::condition_variable queued_;
   std::deque<std::pair<std::shared_ptr<task_run>, job>> queue_;

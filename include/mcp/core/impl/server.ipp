@@ -56,8 +56,9 @@ MCP_DECL server::server(server_info info, server_options options)
   check_scope(options_.cache);
   for (const auto& [method, hint] : options_.cache_by_method) check_scope(hint);
   // No thread starts before the first task; the options' log sink outlives the engine (a member).
-  tasks_ = std::make_unique<detail::task_engine>(options_.tasks,
-                                                 [this](std::string_view text) { log_diagnostic(text); });
+  tasks_ = std::make_unique<detail::task_engine>(
+      options_.tasks, [this](std::string_view text) { log_diagnostic(text); },
+      [this](const std::string& task_id) { task_changed(task_id); });
   install_builtin_methods();
 }
 

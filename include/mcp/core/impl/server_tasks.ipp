@@ -5,8 +5,11 @@
 
 #include <mcp/json/detail/writer.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace mcp {
 inline namespace v0 {
@@ -69,6 +72,40 @@ MCP_DECL task_update server::run_task(const detail::registered_tool& tool, const
   return outcome;
 }
 
+MCP_DECL void server::task_changed(const std::string& task_id) {
+  auto listens = [&task_id](const listener& l) {
+    auto ids = l.honored.find("taskIds");
+    if (ids == l.honored.end()) return false;
+    for (const auto& id : *ids)
+      if (id.get_ref<const std::string&>() == task_id) return true;
+    return false;
+  };
+  std::vector<std::shared_ptr<detail::ordered_sender>> to_flush;
+  {
+    // The store is read under the lock, so the last notification posted shows a state at least as
+    // new as the last change: concurrent changes cannot leave a stale one last.
+    std::lock_guard lock(listeners_mutex_);
+    if (std::none_of(listeners_.begin(), listeners_.end(), listens)) return;
+    prune_listeners();
+    std::optional<task_record> task;
+    try {
+      task = tasks_->store().get(task_id);
+    } catch (const std::exception& e) {
+      log_diagnostic("task " + task_id + ": the store failed while notifying: " + e.what());
+    }
+    if (!task) return;
+    const json detailed = task->detailed();
+    for (const auto& l : listeners_) {
+      if (!listens(l)) continue;
+      json params = detailed;
+      params["_meta"][detail::meta_subscription_id] = l.id;
+      l.out->post(jsonrpc::notification("notifications/tasks", std::move(params)));
+      to_flush.push_back(l.out);
+    }
+  }
+  for (const auto& out : to_flush) out->flush();
+}
+
 MCP_DECL void server::install_task_methods() {
   if (task_methods_) return;
   task_methods_ = true;
@@ -115,7 +152,7 @@ MCP_DECL json server::task_method(context& ctx, const json& params, const std::s
   };
   auto write = [&](const task_update& change) {
     try {
-      return store.update(id, change);
+      return tasks_->update(id, change);
     } catch (const std::exception& e) {
       throw protocol_error(error_code::internal_error, std::string("The task store failed: ") + e.what());
     }

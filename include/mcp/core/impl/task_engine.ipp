@@ -4,6 +4,7 @@
 #include <mcp/json/detail/writer.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <exception>
 
 namespace mcp {
@@ -62,7 +63,7 @@ MCP_DECL std::map<std::string, json> task_run::ask(const std::vector<input_reque
     task_update withdraw;
     withdraw.forget = wire_keys;
     try {
-      engine_.store().update(id_, withdraw);
+      engine_.update(id_, withdraw);
     } catch (const std::exception&) {
       // the store is failing: the task cannot go on either way
     }
@@ -71,7 +72,7 @@ MCP_DECL std::map<std::string, json> task_run::ask(const std::vector<input_reque
 
   task_update asking;
   asking.ask = std::move(questions);
-  if (state_->cancelled || engine_.store().update(id_, asking) != update_outcome::applied) {
+  if (state_->cancelled || engine_.update(id_, asking) != update_outcome::applied) {
     state_->cancelled = true;
     throw request_timeout("The task was cancelled before the client could be asked");
   }
@@ -95,7 +96,7 @@ MCP_DECL std::map<std::string, json> task_run::ask(const std::vector<input_reque
       for (const auto& [mine, wire] : keys) answers[mine] = record->input_responses[wire];
       task_update taken;
       taken.forget = wire_keys;
-      engine_.store().update(id_, taken);
+      engine_.update(id_, taken);
       return answers;
     }
     const auto now = std::chrono::steady_clock::now();
@@ -106,14 +107,36 @@ MCP_DECL std::map<std::string, json> task_run::ask(const std::vector<input_reque
   }
 }
 
-MCP_DECL task_engine::task_engine(task_options options, std::function<void(std::string_view)> log)
+MCP_DECL void task_run::progress(double value, std::optional<double> total, const std::string& message) {
+  auto number = [](double v) {
+    if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<long long>(v));
+    return json(v).dump();
+  };
+  task_update update;
+  update.status_message = !message.empty() ? message : total ? number(value) + " of " + number(*total) : number(value);
+  try {
+    engine_.update(id_, update);  // an ended task keeps its last message
+  } catch (const std::exception&) {
+    // progress is advice: a failing store shows when the task ends
+  }
+}
+
+MCP_DECL task_engine::task_engine(task_options options, std::function<void(std::string_view)> log,
+                                 std::function<void(const std::string&)> changed)
     : store_(options.store ? options.store : std::make_shared<memory_task_store>()),
       options_(std::move(options)),
-      log_(std::move(log)) {
+      log_(std::move(log)),
+      changed_(std::move(changed)) {
   if (options_.max_running == 0) options_.max_running = 1;
 }
 
 MCP_DECL task_engine::~task_engine() { shutdown(); }
+
+MCP_DECL update_outcome task_engine::update(const std::string& task_id, const task_update& change) {
+  const update_outcome outcome = store_->update(task_id, change);
+  if (outcome == update_outcome::applied && changed_) changed_(task_id);
+  return outcome;
+}
 
 MCP_DECL task_record task_engine::start(std::string owner, job work) {
   {
@@ -210,7 +233,7 @@ MCP_DECL void task_engine::finish(task_run& run, task_update outcome) {
     }
   }
   try {
-    store_->update(run.task_id(), outcome);  // a task that ended meanwhile keeps its end
+    update(run.task_id(), outcome);  // a task that ended meanwhile keeps its end
   } catch (const std::exception& e) {
     if (log_) log_(std::string("task ") + run.task_id() + ": its outcome could not be stored: " + e.what());
   }
