@@ -286,7 +286,7 @@ class server {
   std::optional<protocol_error> check_stateless_request(std::string_view method, const json& params) const;
   void log_diagnostic(std::string_view text) const { detail::log_diagnostic(options_, text); }
   // ServerCapabilities, reflecting what is registered; the server/discover result.
-  json capabilities() const;
+  json capabilities(bool stateless = false) const;
   json discover() const;
 
   void add_tool(tool_definition tool, detail::tool_runner run, std::shared_ptr<detail::tool_stats> stats,
@@ -299,15 +299,26 @@ class server {
   void call_tool(context& ctx, detail::request_params& params, detail::reply& out) const;
   // Tasks (impl/server_tasks.ipp): a tools/call becomes a task (its CreateTaskResult), a worker
   // runs it, and tasks/get, tasks/update and tasks/cancel answer for it.
+  // `legacy`: a task-augmented call of a 2025-11-25 session (the experimental tasks of that
+  // era: CreateTaskResult {task}, tasks/result, tasks/list; no input while it runs).
   json start_task(const std::shared_ptr<const detail::registered_tool>& tool, const json& arguments, context& ctx,
-                  json carried) const;
+                  json carried, bool legacy = false) const;
   task_update run_task(const detail::registered_tool& tool, const json& arguments,
                        std::shared_ptr<const client_state> client, const detail::message_origin& origin,
-                       const json& params, json carried, const std::shared_ptr<detail::task_run>& run) const;
+                       const json& params, json carried, const std::shared_ptr<detail::task_run>& run,
+                       bool legacy) const;
   void install_task_methods();  // with registry_mutex_ held
   // notifications/tasks (the task as tasks/get shows it) to the listen streams that asked for it.
   void task_changed(const std::string& task_id);
   json task_method(context& ctx, const json& params, const std::string& method) const;
+  // tasks/get, tasks/cancel, tasks/result and tasks/list of a 2025-11-25 session.
+  json legacy_task_method(context& ctx, const json& params, const std::string& method) const;
+  // Whom a task belongs to: the authenticated caller, else (2025-11-25) the session, else nobody.
+  static std::string task_owner(const context& ctx, bool legacy);
+  bool has_task_tools() const {
+    std::shared_lock lock(registry_mutex_);
+    return task_methods_;
+  }
   std::shared_ptr<const detail::registered_tool> find_tool(std::string_view name) const;
   void run_request(const std::shared_ptr<detail::session>& s, json id, std::string method,
                    detail::request_params&& params, detail::message_origin origin,
@@ -422,6 +433,10 @@ class server {
   // Last: its workers use the rest of the server, so it stops (in ~server) before anything goes.
   std::unique_ptr<detail::task_engine> tasks_;
   bool task_methods_ = false;  // under registry_mutex_
+  // The 2025-11-25 tasks of each owner (task_owner), newest last, for tasks/list: the store has
+  // no listing, and sessions of that era live in this process anyway.
+  mutable std::mutex legacy_tasks_mutex_;
+  mutable std::map<std::string, std::vector<std::string>> legacy_tasks_;
 };
 
 namespace detail {

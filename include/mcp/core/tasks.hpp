@@ -129,6 +129,9 @@ struct task_record {
   json detailed() const;
   // The Task fields alone (CreateTaskResult, without resultType).
   json summary() const;
+  // The Task of the 2025-11-25 experimental tasks: ttl and pollInterval where 2026-07-28 says
+  // ttlMs and pollIntervalMs; tasks/get, tasks/cancel and tasks/list of that era send it.
+  json legacy_summary() const;
 };
 
 // Where tasks live. Every member may be called from any thread at once (the server calls them

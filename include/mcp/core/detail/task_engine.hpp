@@ -45,6 +45,9 @@ class task_run final : public task_link {
                                   std::chrono::milliseconds timeout) override;
   void progress(double value, std::optional<double> total, const std::string& message) override;
 
+  // A 2025-11-25 task has no tasks/update to bring answers: its ctx.ask() fails the task, saying so.
+  void forbid_asks() { asks_forbidden_ = true; }
+
   // The request state the task's context reads: cancelled by tasks/cancel, expiry or shutdown.
   const std::shared_ptr<request_state>& state() const { return state_; }
   void cancel();
@@ -58,6 +61,7 @@ class task_run final : public task_link {
   std::condition_variable woken_;
   std::uint64_t wakes_ = 0;           // under mutex_: a wake between a read of the store and the wait is not lost
   std::set<std::string> keys_used_;   // under mutex_: keys are never reused within a task
+  bool asks_forbidden_ = false;       // set before the run starts, read by its own thread
 };
 
 // What a task's context sends to: nothing. The request that created the task has ended, and a

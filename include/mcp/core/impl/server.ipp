@@ -85,6 +85,10 @@ namespace detail {
 // ordered form (raw_json), so that its properties reach the wire in declaration order.
 MCP_DECL json listed_tool(const tool_definition& def, const ordered_schemas& ordered, bool stateless) {
   json t = def.to_json(stateless);
+  // 2025-11-25 says per tool whether a task-augmented call is allowed; 2026-07-28 leaves it to
+  // the server, call by call.
+  if (!stateless && def.task != task_mode::forbidden)
+    t["execution"] = {{"taskSupport", def.task == task_mode::required ? "required" : "optional"}};
   auto text = [](const nlohmann::ordered_json& schema) {
     return raw_json(schema.dump(-1, ' ', false, json::error_handler_t::replace));
   };
@@ -238,7 +242,7 @@ MCP_DECL server& server::extension(std::string name, json settings) {
   return *this;
 }
 
-MCP_DECL json server::capabilities() const {
+MCP_DECL json server::capabilities(bool stateless) const {
   std::shared_lock lock(registry_mutex_);
   json caps{{"logging", json::object()}};
   if (has_tools_) caps["tools"] = {{"listChanged", true}};
@@ -246,6 +250,9 @@ MCP_DECL json server::capabilities() const {
   if (has_prompts_) caps["prompts"] = {{"listChanged", true}};
   if (has_prompts_ || !templates_.empty()) caps["completions"] = json::object();
   if (!extensions_.empty()) caps["extensions"] = extensions_;
+  // The experimental tasks of 2025-11-25; in 2026-07-28 tasks are the extension alone.
+  if (!stateless && task_methods_)
+    caps["tasks"] = {{"list", json::object()}, {"cancel", json::object()}, {"requests", {{"tools", {{"call", json::object()}}}}}};
   return caps;
 }
 
@@ -682,7 +689,23 @@ MCP_DECL void server::call_tool(context& ctx, detail::request_params& params, de
                                                          (known.empty() ? "none" : known));
   }
   if (auto refusal = detail::scope_refusal(ctx.caller(), tool->def.scopes, "the tool '" + *name + "'")) throw *refusal;
-  if (tool->def.task != task_mode::forbidden) {
+  if (!ctx.client().stateless) {
+    // 2025-11-25: the client asks for a task with params.task, where the tool allows one.
+    const json& rest = params.rest();
+    auto hint = rest.find("task");
+    const bool asked = hint != rest.end() && hint->is_object();
+    if (tool->def.task == task_mode::required && !asked)
+      throw protocol_error(error_code::method_not_found,
+                           "The tool '" + *name + "' runs only as a task: call it with params.task (its execution.taskSupport "
+                           "is \"required\")");
+    if (asked && tool->def.task == task_mode::forbidden && has_task_tools())
+      throw protocol_error(error_code::method_not_found,
+                           "The tool '" + *name + "' does not run as a task: call it without params.task");
+    if (asked && tool->def.task != task_mode::forbidden) {
+      out.tree() = start_task(tool, *arguments, ctx, json::object(), true);
+      return;
+    }
+  } else if (tool->def.task != task_mode::forbidden) {
     // Only a 2026-07-28 request that declares the extension gets a task; the mode, not the
     // legacy params.task hint, decides.
     const bool declared = ctx.client().stateless && ctx.client_supports_extension(tasks_extension);

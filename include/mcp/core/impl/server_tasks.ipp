@@ -9,23 +9,41 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace mcp {
 inline namespace v0 {
 
+MCP_DECL std::string server::task_owner(const context& ctx, bool legacy) {
+  if (ctx.caller()) return ctx.caller()->subject;
+  if (legacy && ctx.session_) return ctx.session_->task_owner();
+  return {};
+}
+
 MCP_DECL json server::start_task(const std::shared_ptr<const detail::registered_tool>& tool, const json& arguments,
-                                 context& ctx, json carried) const {
+                                 context& ctx, json carried, bool legacy) const {
   auto client = std::make_shared<client_state>(ctx.client());
   client->logging = false;  // the request that could carry logs has ended
   json params{{"_meta", ctx.meta()}};
   detail::message_origin origin = ctx.request_->origin;
+  const std::string owner = task_owner(ctx, legacy);
   task_record task = tasks_->start(
-      ctx.caller() ? ctx.caller()->subject : std::string(),
+      owner,
       [this, tool, arguments, client = std::shared_ptr<const client_state>(std::move(client)), params = std::move(params),
-       origin = std::move(origin), carried = std::move(carried)](const std::shared_ptr<detail::task_run>& run) {
-        return run_task(*tool, arguments, client, origin, params, carried, run);
+       origin = std::move(origin), carried = std::move(carried), legacy](const std::shared_ptr<detail::task_run>& run) {
+        return run_task(*tool, arguments, client, origin, params, carried, run, legacy);
       });
+  if (legacy) {
+    {
+      std::lock_guard lock(legacy_tasks_mutex_);
+      auto& ids = legacy_tasks_[owner];
+      ids.push_back(task.id);
+      // Ended and forgotten tasks are dropped from the list when it is read; this bounds the rest.
+      if (ids.size() > tasks_->options().max_queued + tasks_->options().max_running + 1000) ids.erase(ids.begin());
+    }
+    return json{{"task", task.legacy_summary()}};
+  }
   json result = task.summary();
   result["resultType"] = "task";
   return result;
@@ -34,8 +52,9 @@ MCP_DECL json server::start_task(const std::shared_ptr<const detail::registered_
 MCP_DECL task_update server::run_task(const detail::registered_tool& tool, const json& arguments,
                                       std::shared_ptr<const client_state> client,
                                       const detail::message_origin& origin, const json& params, json carried,
-                                      const std::shared_ptr<detail::task_run>& run) const {
+                                      const std::shared_ptr<detail::task_run>& run, bool legacy) const {
   static const auto nowhere = std::make_shared<detail::discard_outbound>();
+  if (legacy) run->forbid_asks();
   run->state()->origin = origin;
   auto round = std::make_shared<detail::input_round>();
   round->carried = std::move(carried);  // answers given before ctx.begin_task(), by their keys
@@ -47,12 +66,12 @@ MCP_DECL task_update server::run_task(const detail::registered_tool& tool, const
   json result;
   const auto start = std::chrono::steady_clock::now();
   try {
-    detail::result_sink sink(result, tool.def.output_schema, false);
+    detail::result_sink sink(result, tool.def.output_schema, legacy);  // legacy: 2025's structuredContent shape
     tool.run(arguments, ctx, sink);
     tool.stats->record_call(
         std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start), sink.is_error());
     detail::expand_raw_json(result);  // stores keep plain JSON
-    result["resultType"] = "complete";  // the result as the request would have had it
+    if (!legacy) result["resultType"] = "complete";  // the result as the request would have had it
     outcome.status = task_status::completed;  // a tool error (isError) too: the tool ran to its end
     outcome.result = std::move(result);
   } catch (const protocol_error& e) {
@@ -109,20 +128,21 @@ MCP_DECL void server::task_changed(const std::string& task_id) {
 MCP_DECL void server::install_task_methods() {
   if (task_methods_) return;
   task_methods_ = true;
-  for (const char* name : {"tasks/get", "tasks/update", "tasks/cancel"})
+  for (const char* name : {"tasks/get", "tasks/update", "tasks/cancel", "tasks/result", "tasks/list"})
     methods_[name] = std::make_shared<const detail::method_entry>(detail::method_entry{
         [this, method = std::string(name)](context& ctx, detail::request_params& p, detail::reply& out) {
-          out.tree() = task_method(ctx, p.tree(), method);
+          out.tree() = ctx.client().stateless ? task_method(ctx, p.tree(), method) : legacy_task_method(ctx, p.tree(), method);
         },
-        true});  // a store may be a database away: not on the connection's reading thread
+        true});  // a store may be a database away, and tasks/result waits: not on the reading thread
 }
 
 MCP_DECL json server::task_method(context& ctx, const json& params, const std::string& method) const {
   // The order the spec sets: the method exists (dispatch got here), the request declares the
   // extension (-32021), the task exists (-32602).
-  if (!ctx.client().stateless)
+  if (method == "tasks/result" || method == "tasks/list")
     throw protocol_error(error_code::method_not_found,
-                         "Method not found: '" + method + "' belongs to the tasks extension of 2026-07-28");
+                         "Method not found: '" + method + "' is of the 2025-11-25 experimental tasks; the " +
+                             std::string(tasks_extension) + " extension has tasks/get, tasks/update and tasks/cancel");
   if (!ctx.client_supports_extension(tasks_extension))
     throw protocol_error(error_code::missing_required_client_capability,
                          "Missing required client capability: '" + method + "' needs the " + tasks_extension +
@@ -187,6 +207,108 @@ MCP_DECL json server::task_method(context& ctx, const json& params, const std::s
     tasks_->wake(id);
   }
   return json::object();
+}
+
+
+MCP_DECL json server::legacy_task_method(context& ctx, const json& params, const std::string& method) const {
+  if (method == "tasks/update")
+    throw protocol_error(error_code::method_not_found,
+                         "Method not found: tasks/update belongs to the " + std::string(tasks_extension) +
+                             " extension of 2026-07-28; a 2025-11-25 task takes no input");
+  task_store& store = tasks_->store();
+  const std::string owner = task_owner(ctx, true);
+  auto fetch = [&](const std::string& id) {
+    std::optional<task_record> task;
+    try {
+      task = store.get(id);
+    } catch (const std::exception& e) {
+      throw protocol_error(error_code::internal_error, std::string("The task store failed: ") + e.what());
+    }
+    if (task && !task->owner.empty() && task->owner != owner) task.reset();  // another session's or caller's
+    return task;
+  };
+
+  if (method == "tasks/list") {
+    std::vector<std::string> ids;
+    {
+      std::lock_guard lock(legacy_tasks_mutex_);
+      auto it = legacy_tasks_.find(owner);
+      if (it != legacy_tasks_.end()) ids = it->second;
+    }
+    std::vector<json> listed;
+    std::vector<std::string> kept;
+    for (const auto& id : ids)
+      if (auto task = fetch(id)) {
+        listed.push_back(task->legacy_summary());
+        kept.push_back(id);
+      }
+    if (kept.size() != ids.size()) {  // forget what expired, keeping what was added meanwhile
+      std::lock_guard lock(legacy_tasks_mutex_);
+      auto& now = legacy_tasks_[owner];
+      std::vector<std::string> fresh(now.begin() + static_cast<std::ptrdiff_t>(std::min(ids.size(), now.size())), now.end());
+      now = kept;
+      now.insert(now.end(), fresh.begin(), fresh.end());
+    }
+    page_window page = requested_page(params, listed.size(), options_.page_size, "tasks/list");
+    json result{{"tasks", json::array()}};
+    for (std::size_t i = page.begin; i < page.end; ++i) result["tasks"].push_back(std::move(listed[i]));
+    if (page.next_cursor) result["nextCursor"] = *page.next_cursor;
+    return result;
+  }
+
+  auto id_field = params.find("taskId");
+  if (id_field == params.end() || !id_field->is_string())
+    throw protocol_error(error_code::invalid_params,
+                         "Invalid params: \"taskId\" must be a string, the id a CreateTaskResult gave");
+  const std::string& id = id_field->get_ref<const std::string&>();
+  auto read = [&] {
+    std::optional<task_record> task = fetch(id);
+    if (!task) {
+      const std::string shown = id.size() > 64 ? id.substr(0, 64) + "..." : id;
+      throw protocol_error(error_code::invalid_params,
+                           "Invalid params: no task has the id '" + shown + "' (it never existed, or it expired)");
+    }
+    return *task;
+  };
+
+  if (method == "tasks/get") return read().legacy_summary();
+  if (method == "tasks/cancel") {
+    const task_record task = read();
+    if (is_terminal(task.status))
+      throw protocol_error(error_code::invalid_params, "Invalid params: the task has already ended (" +
+                                                           std::string(to_string(task.status)) + "); there is nothing to cancel");
+    task_update cancel;
+    cancel.cancel = true;
+    try {
+      tasks_->update(id, cancel);
+    } catch (const std::exception& e) {
+      throw protocol_error(error_code::internal_error, std::string("The task store failed: ") + e.what());
+    }
+    tasks_->cancel(id);
+    return read().legacy_summary();
+  }
+  // tasks/result: waits until the task has ended, then answers as the call itself would have.
+  task_record task = read();
+  while (!is_terminal(task.status)) {
+    if (ctx.cancelled()) throw protocol_error(error_code::internal_error, "Request cancelled");  // never sent: a cancelled request gets no reply
+    if (tasks_->stopping()) throw protocol_error(error_code::internal_error, "The server is stopping");
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    task = read();
+  }
+  const json related{{"io.modelcontextprotocol/related-task", {{"taskId", id}}}};
+  if (task.status == task_status::completed) {
+    json result = task.result.is_object() ? task.result : json::object();
+    result.erase("resultType");
+    result["_meta"].update(related);
+    return result;
+  }
+  if (task.status == task_status::failed) {
+    const json& e = task.error;
+    throw protocol_error(e.value("code", static_cast<int>(error_code::internal_error)),
+                         e.value("message", std::string("Internal error")), e.value("data", json()));
+  }
+  throw protocol_error(error_code::internal_error, "The task was cancelled (tasks/cancel) before it ended: it has no result",
+                       json{{"taskId", id}});
 }
 
 }  // namespace v0

@@ -109,7 +109,7 @@ MCP_DECL std::optional<protocol_error> server::check_stateless(const message& m,
 MCP_DECL json server::discover() const {
   json supported = json::array();
   for (auto v : modern_protocol_versions) supported.push_back(v);
-  json result{{"supportedVersions", std::move(supported)}, {"capabilities", capabilities()}};
+  json result{{"supportedVersions", std::move(supported)}, {"capabilities", capabilities(true)}};
   if (!options_.instructions.empty()) result["instructions"] = options_.instructions;
   return result;
 }

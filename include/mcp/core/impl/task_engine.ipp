@@ -41,6 +41,10 @@ MCP_DECL void task_run::wake() {
 
 MCP_DECL std::map<std::string, json> task_run::ask(const std::vector<input_request>& requests,
                                                   std::chrono::milliseconds timeout) {
+  if (asks_forbidden_)
+    throw protocol_error(error_code::invalid_request,
+                         "A task of a 2025-11-25 session cannot ask the client for input (that era has no tasks/update); "
+                         "call the tool without a task, or from a 2026-07-28 client");
   // Each question goes out under a key this task has never used: the handler's own key when it
   // is fresh, numbered when the handler asks under a key again (a second round of one question).
   std::vector<std::pair<std::string, std::string>> keys;  // the handler's, the wire's

@@ -189,6 +189,17 @@ MCP_DECL json task_record::summary() const {
   return t;
 }
 
+MCP_DECL json task_record::legacy_summary() const {
+  json t{{"taskId", id},
+         {"status", to_string(status)},
+         {"createdAt", detail::iso8601(created_at)},
+         {"lastUpdatedAt", detail::iso8601(last_updated_at)},
+         {"ttl", detail::optional_int(ttl_ms)}};
+  if (!status_message.empty()) t["statusMessage"] = status_message;
+  if (poll_interval_ms) t["pollInterval"] = *poll_interval_ms;
+  return t;
+}
+
 MCP_DECL json task_record::detailed() const {
   json t = summary();
   switch (status) {
