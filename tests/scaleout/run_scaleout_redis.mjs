@@ -4,8 +4,11 @@
 // headers and the _meta every such request carries), so each request is free to land on any
 // process: a task started through one process is read (tasks/get), answered (tasks/update of
 // confirm_delete) and cancelled (tasks/cancel of slow_compute) through the others, and finishes;
-// nginx's access log shows which process served what. Negative control: the same cluster with
-// each process's tasks in its own memory loses the task on the next process.
+// nginx's access log shows which process served what. The same processes keep the requestState
+// tokens already used in that Redis (--replay-guard): a multi-round call's retry is accepted once,
+// and the same retry replayed to the other processes is refused. Negative control: the same
+// cluster with tasks and used tokens in each process's memory loses the task on the next process,
+// and accepts the replayed token there.
 //
 // Exits 77 (ctest SKIP_RETURN_CODE) without nginx, redis-server, or a conformance_server built
 // with hiredis.
@@ -24,6 +27,7 @@ const modern = '2026-07-28';
 const tasksExtension = 'io.modelcontextprotocol/tasks';
 const caps = { extensions: { [tasksExtension]: {} }, elicitation: {} };
 const terminal = ['completed', 'failed', 'cancelled'];
+const mrtrTool = 'test_input_required_result_elicitation';
 
 let nextId = 1;
 
@@ -104,6 +108,31 @@ async function settledLog(cluster, name) {
   return served;
 }
 
+// The elicitation tool's first round, its retry with the answer (accepted), then the same retry sent
+// twice more: with round robin, each lands on another process. Returns how the two replays went.
+async function replayRetry(cluster) {
+  const first = await callTool(cluster.url, mrtrTool, {});
+  assert.equal(first.resultType, 'input_required', JSON.stringify(first));
+  assert.ok(first.inputRequests.user_name);
+  const retry = {
+    name: mrtrTool, arguments: {},
+    inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } },
+    requestState: first.requestState,
+  };
+  count(mrtrTool);
+  const done = await request(cluster.url, 'tools/call', retry, mrtrTool);
+  assert.equal(done.content[0].text, 'Hello, Ada!');
+  const replays = [];
+  for (let i = 0; i < 2; ++i) {
+    count(mrtrTool);
+    replays.push(await request(cluster.url, 'tools/call', retry, mrtrTool).then(
+      (r) => ({ accepted: true, text: r.content?.[0]?.text }), (e) => ({ accepted: false, code: e.code, message: e.message })));
+  }
+  const served = (await settledLog(cluster, mrtrTool)).slice(-3).map((r) => r.upstream);
+  assert.equal(new Set(served).size, 3, `the retry and its two replays reached three processes (${served})`);
+  return replays;
+}
+
 function redisKeys(redisCli, port, prefix) {
   if (!redisCli) return null;
   const r = spawnSync(redisCli, ['-h', '127.0.0.1', '-p', String(port), '--scan', '--pattern', `${prefix}*`], { encoding: 'utf8', timeout: 10000 });
@@ -134,9 +163,11 @@ run(async () => {
   try {
     const prefix = `scaleout:${crypto.randomBytes(4).toString('hex')}:`;
     const key = 'scaleout-redis-test-key-0123456789';
-    const store = ['--task-store', `redis://127.0.0.1:${redis.port}/${prefix}`];
+    const store = ['--task-store', `redis://127.0.0.1:${redis.port}/${prefix}`,
+                   '--replay-guard', `redis://127.0.0.1:${redis.port}/${prefix}`];
 
     await withCluster(opt, work, 'tasks-in-redis', { keys: [key, key, key], args: store }, async (cluster) => {
+      sent.clear();  // each cluster has an access log of its own
       // confirm_delete: created on one process, parked for input, answered through another.
       const confirmId = await startTask(cluster.url, 'confirm_delete', { filename: 'report.txt' });
       const parked = await waitFor(cluster.url, confirmId, 'input_required');
@@ -186,15 +217,23 @@ run(async () => {
       // An id no process made is unknown everywhere.
       await assert.rejects(taskRequest(cluster.url, 'tasks/get', '0123456789abcdef0123456789abcdef'), (e) => e.code === -32602);
 
+      // A multi-round call's retry, then the same retry replayed to the two other processes.
+      const replays = await replayRetry(cluster);
+      for (const r of replays) assert.equal(r.code, -32602, `a replayed requestState is refused: ${JSON.stringify(r)}`);
+      for (const r of replays) assert.match(r.message, /requestState was already used/);
+      console.log(`  ${mrtrTool}: the retry accepted, the same retry replayed to the 2 other processes refused`);
+
       const keys = redisKeys(findProgram('redis-cli'), redis.port, prefix);
       if (keys) {
         for (const id of [confirmId, slowId, quickId, failingId]) assert.ok(keys.includes(prefix + id), `Redis holds ${prefix}${id}`);
-        console.log(`  Redis holds the ${keys.length} tasks under ${prefix}`);
+        assert.equal(keys.filter((k) => k.startsWith(`${prefix}used:`)).length, 1, 'Redis holds the one token used');
+        console.log(`  Redis holds the ${keys.length - 1} tasks and the used token under ${prefix}`);
       }
     });
 
     // Negative control: tasks in each process's memory are lost to the next process.
     await withCluster(opt, work, 'tasks-in-memory', { keys: [key, key, key] }, async (cluster) => {
+      sent.clear();
       const id = await startTask(cluster.url, 'slow_compute', { seconds: 5, label: 'local' });
       let unknown = 0;
       for (let i = 0; i < 3; ++i)
@@ -204,6 +243,9 @@ run(async () => {
         });
       assert.equal(unknown, 2, 'two of three processes do not know a task kept in another one\'s memory');
       console.log('  without Redis: 2 of 3 processes do not know the task, as expected');
+      const replays = await replayRetry(cluster);
+      assert.ok(replays.some((r) => r.accepted), `a replay reaches a process that never saw the token used: ${JSON.stringify(replays)}`);
+      console.log(`  without Redis: ${replays.filter((r) => r.accepted).length} of 2 replays accepted by another process, as expected`);
     });
   } catch (e) {
     const log = path.join(redisDir, 'redis.log');

@@ -3,11 +3,14 @@
 // the other reads; concurrent updates through both lose nothing; Redis forgets expired tasks; a
 // Redis that freezes or dies is a clear error within the timeouts, and one that comes back is used
 // again; prefixes keep servers apart; junk in Redis is refused, not trusted; two servers on one
-// Redis share their tasks. Tagged [.redis]: the ctest mcp_tests.redis, skipped without redis-server.
+// Redis share their tasks. Then the replay guard (core/redis_replay_guard.hpp): a requestState used
+// through one server is refused by every other on the same Redis. Tagged [.redis]: the ctest
+// mcp_tests.redis, skipped without redis-server.
 #if MCP_TEST_REDIS
 #include "catch.hpp"
 #include "redis_server.hpp"
 
+#include <mcp/core/redis_replay_guard.hpp>
 #include <mcp/core/redis_task_store.hpp>
 #include <mcp/mcp.hpp>
 #include <mcp/testing.hpp>
@@ -392,5 +395,115 @@ TEST_CASE("redis task store: two servers on one Redis: a task started on one is 
   REQUIRE(done["status"] == "completed");
   CHECK(done["result"]["content"][0]["text"] == "answered accept");
   CHECK(on_first.stateless_request("tasks/get", {{"taskId", id}}, caps)["result"]["status"] == "completed");
+}
+
+TEST_CASE("redis replay guard: a key is new once across guards and threads, expires with its token, and a Redis "
+          "that is down is an error",
+          "[.redis]") {
+  auto redis = start_redis();
+  raw_redis raw(redis->port());
+  mcp::redis_replay_guard a(options_for(*redis, "test:"));
+  mcp::redis_replay_guard b(options_for(*redis, "test:"));
+  const std::int64_t now = mcp::detail::unix_ms_now() / 1000;
+  CHECK(a.first_use("nonce-1", now + 60, now));
+  CHECK_FALSE(b.first_use("nonce-1", now + 60, now));
+  CHECK_FALSE(a.first_use("nonce-1", now + 60, now));
+  const std::int64_t ttl = raw.command({"PTTL", "test:used:nonce-1"}).get<std::int64_t>();
+  CHECK(ttl > 59000);
+  CHECK(ttl <= 61000);
+  mcp::redis_replay_guard other_prefix(options_for(*redis, "other:"));
+  CHECK(other_prefix.first_use("nonce-1", now + 60, now));
+
+  // 16 threads on two guards present one key at once: exactly one is first.
+  std::atomic<int> firsts{0}, failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 16; ++t)
+    threads.emplace_back([&, t] {
+      try {
+        if ((t % 2 ? a : b).first_use("nonce-race", now + 60, now)) ++firsts;
+      } catch (const std::exception&) {
+        ++failures;
+      }
+    });
+  for (auto& t : threads) t.join();
+  CHECK(firsts == 1);
+  CHECK(failures == 0);
+
+  // Kept about as long as the token lives (a second more), then Redis forgets it.
+  CHECK(a.first_use("nonce-short", now + 1, now + 1));
+  CHECK(raw.command({"PTTL", "test:used:nonce-short"}).get<std::int64_t>() <= 1000);
+
+  redis->kill();
+  int code = 0;
+  const auto dead = time_of([&] {
+    try {
+      a.first_use("nonce-2", now + 60, now);
+    } catch (const mcp::error& e) {
+      code = e.code();
+    }
+  });
+  CHECK(code == mcp::error_code::guard_unavailable);
+  CHECK(dead < std::chrono::milliseconds(3000));
+  redis->restart();
+  CHECK(a.first_use("nonce-2", now + 60, now));
+}
+
+TEST_CASE("redis replay guard: a requestState used through one server is refused by another on the same Redis; "
+          "with the default guard it is accepted there once more",
+          "[.redis]") {
+  auto redis = start_redis();
+  auto make = [&](bool shared) {
+    mcp::server_options opts;
+    opts.request_state_key = "replay-test-key-0123456789abcdef";
+    if (shared) opts.request_state_guard = std::make_shared<mcp::redis_replay_guard>(options_for(*redis, "test:"));
+    auto srv = std::make_unique<mcp::server>(mcp::server_info{"replay", "1.0.0"}, opts);
+    srv->tool("greet", "Asks a name, then greets it.", [](mcp::context& ctx) -> std::string {
+      json answer = ctx.ask(mcp::elicitation_input("name", "Name?", json{{"type", "object"}}));
+      return "Hello, " + answer["content"].value("name", std::string("?"));
+    });
+    return srv;
+  };
+  const json caps = {{"elicitation", json::object()}};
+  // Round one on the first server, the retry on the second, then the same retry replayed to each.
+  auto replays = [&](bool shared) {
+    auto one = make(shared), two = make(shared);
+    mcp::testing::client c1(*one), c2(*two);
+    json first = c1.stateless_request("tools/call", {{"name", "greet"}, {"arguments", json::object()}}, caps);
+    REQUIRE(first["result"]["resultType"] == "input_required");
+    const json retry = {{"name", "greet"},
+                        {"arguments", json::object()},
+                        {"inputResponses", {{"name", {{"action", "accept"}, {"content", {{"name", "Ada"}}}}}}},
+                        {"requestState", first["result"]["requestState"]}};
+    json answered = c2.stateless_request("tools/call", retry, caps);
+    REQUIRE(answered.contains("result"));
+    CHECK(answered["result"]["content"][0]["text"] == "Hello, Ada");
+    json again_on_two = c2.stateless_request("tools/call", retry, caps);
+    CHECK(again_on_two["error"]["message"] == "requestState was already used");
+    json again_on_one = c1.stateless_request("tools/call", retry, caps);
+    return again_on_one;
+  };
+  json refused = replays(true);
+  REQUIRE(refused.contains("error"));
+  CHECK(refused["error"]["code"] == -32602);
+  CHECK(refused["error"]["message"] == "requestState was already used");
+  // The default guard: the first server never saw the token used, and takes it once more.
+  json accepted = replays(false);
+  CHECK(accepted.contains("result"));
+
+  // A guard whose Redis is down refuses the token (an internal error), never accepts it unchecked.
+  auto one = make(true);
+  mcp::testing::client c(*one);
+  json first = c.stateless_request("tools/call", {{"name", "greet"}, {"arguments", json::object()}}, caps);
+  REQUIRE(first["result"]["resultType"] == "input_required");
+  redis->kill();
+  json down = c.stateless_request("tools/call",
+                                  {{"name", "greet"},
+                                   {"arguments", json::object()},
+                                   {"inputResponses", {{"name", {{"action", "accept"}, {"content", {{"name", "Ada"}}}}}}},
+                                   {"requestState", first["result"]["requestState"]}},
+                                  caps);
+  REQUIRE(down.contains("error"));
+  CHECK(down["error"]["code"] == -32603);
+  CHECK(down["error"]["message"].get<std::string>().find("could not be checked for reuse") != std::string::npos);
 }
 #endif

@@ -17,18 +17,10 @@
 // What comes back from Redis is parsed like untrusted input (size- and depth-limited).
 #pragma once
 
+#include <mcp/core/redis.hpp>
 #include <mcp/core/tasks.hpp>
 #include <mcp/error.hpp>
 #include <mcp/json/parse.hpp>
-
-// pkg-config's flags name hiredis's own folder; a plain -lhiredis build finds it under hiredis/.
-#if __has_include(<hiredis/hiredis.h>)
-#include <hiredis/hiredis.h>
-#else
-#include <hiredis.h>
-#endif
-
-#include <sys/time.h>
 
 #include <algorithm>
 #include <chrono>
@@ -47,69 +39,6 @@
 namespace mcp {
 inline namespace v0 {
 
-// Where the Redis is and how long to wait for it.
-struct redis_options {
-  std::string host = "127.0.0.1";
-  int port = 6379;
-  std::string unix_socket;  // when set, used instead of host and port
-  std::string password;     // AUTH after connecting, when set
-  int database = 0;         // SELECT after connecting, when not 0
-  // Every key this store touches starts with it: servers that share a Redis but not their tasks
-  // use different prefixes.
-  std::string prefix = "mcp:task:";
-  // A Redis that does not answer within these is reported as down (mcp::error, task_refused), never waited on.
-  std::chrono::milliseconds connect_timeout{1000};
-  std::chrono::milliseconds command_timeout{2000};
-  // Idle connections kept for reuse; a call that finds none opens one (closed again when more than
-  // this many are idle).
-  std::size_t pool_size = 8;
-  // A record bigger than this, read back from Redis, is refused rather than parsed.
-  std::size_t max_record_bytes = 16 * 1024 * 1024;
-  // update() gives up (mcp::error, task_refused) after this many WATCH conflicts in a row.
-  int max_attempts = 200;
-
-  // "redis://HOST[:PORT][/PREFIX]" or "unix:PATH[#PREFIX]" (prefix as given, e.g. "app1:tasks:").
-  // Throws mcp::error (invalid_argument) for anything else.
-  static redis_options from_url(std::string_view url) {
-    redis_options o;
-    auto bad = [&] {
-      return mcp::error(error_code::invalid_argument, "not a Redis address: '" + std::string(url) +
-                                                          "' (want redis://HOST[:PORT][/PREFIX] or unix:PATH[#PREFIX])");
-    };
-    if (url.substr(0, 5) == "unix:") {
-      std::string_view rest = url.substr(5);
-      if (auto hash = rest.find('#'); hash != std::string_view::npos) {
-        o.prefix = std::string(rest.substr(hash + 1));
-        rest = rest.substr(0, hash);
-      }
-      if (rest.empty()) throw bad();
-      o.unix_socket = std::string(rest);
-      return o;
-    }
-    if (url.substr(0, 8) != "redis://") throw bad();
-    std::string_view rest = url.substr(8);
-    if (auto slash = rest.find('/'); slash != std::string_view::npos) {
-      if (slash + 1 < rest.size()) o.prefix = std::string(rest.substr(slash + 1));
-      rest = rest.substr(0, slash);
-    }
-    if (auto colon = rest.rfind(':'); colon != std::string_view::npos && rest.find(']') == std::string_view::npos) {
-      const std::string_view digits = rest.substr(colon + 1);
-      if (digits.empty() || digits.size() > 5) throw bad();
-      int port = 0;
-      for (char c : digits) {
-        if (c < '0' || c > '9') throw bad();
-        port = port * 10 + (c - '0');
-      }
-      if (port == 0 || port > 65535) throw bad();
-      o.port = port;
-      rest = rest.substr(0, colon);
-    }
-    if (rest.empty()) throw bad();
-    o.host = std::string(rest);
-    return o;
-  }
-};
-
 // Threads: every member is safe from any thread at once, in any number of processes. Each call
 // borrows a connection of its own from a small pool (a WATCH belongs to one connection, so calls
 // never share one at the same time); a connection that failed is closed, and the next call opens a
@@ -120,10 +49,8 @@ class redis_task_store final : public task_store {
   using clock = memory_task_store::clock;
 
   // Connects lazily: constructing never fails for a Redis that is down (the first call says so).
-  explicit redis_task_store(redis_options options, clock now = {}) : options_(std::move(options)), now_(std::move(now)) {}
-  ~redis_task_store() override {
-    for (redisContext* c : idle_) redisFree(c);
-  }
+  explicit redis_task_store(redis_options options, clock now = {})
+      : pool_(std::move(options), error_code::task_refused, "The task store"), options_(pool_.options()), now_(std::move(now)) {}
   redis_task_store(const redis_task_store&) = delete;
   redis_task_store& operator=(const redis_task_store&) = delete;
 
@@ -144,7 +71,7 @@ class redis_task_store final : public task_store {
     // first SET may have reached Redis all the same, so a refused retry that finds exactly this
     // record there counts as done.
     for (int attempt = 0;; ++attempt) {
-      connection c = borrow();
+      connection c = pool_.borrow(attempt > 0);
       reply r;
       try {
         r = c.command(set);
@@ -166,7 +93,7 @@ class redis_task_store final : public task_store {
     if (!valid_id(task_id)) return std::nullopt;
     const std::int64_t t = now();
     for (int attempt = 0;; ++attempt) {
-      connection c = borrow();
+      connection c = pool_.borrow(attempt > 0);
       try {
         reply r = c.command({"GET", key_of(task_id)});
         std::optional<task_record> task = record_of(*r, task_id);
@@ -184,8 +111,9 @@ class redis_task_store final : public task_store {
     const std::string key = key_of(task_id);
     std::mt19937 jitter(std::random_device{}());
     bool retried_stale = false;
+    bool fresh = false;
     for (int attempt = 0; attempt < options_.max_attempts; ++attempt) {
-      connection c = borrow();
+      connection c = pool_.borrow(std::exchange(fresh, false));
       try {
         c.command({"WATCH", key});
         reply current = c.command({"GET", key});
@@ -220,6 +148,7 @@ class redis_task_store final : public task_store {
         // lost: either way applying the change again is what the caller asked for.
         if (!retried_stale && c.reused && c.broken()) {
           retried_stale = true;
+          fresh = true;
           continue;
         }
         throw;
@@ -241,78 +170,11 @@ class redis_task_store final : public task_store {
 
   const redis_options& options() const { return options_; }
   // Connections opened so far (a test sees a dropped one replaced).
-  std::size_t connections_opened() const {
-    std::lock_guard lock(mutex_);
-    return opened_;
-  }
+  std::size_t connections_opened() const { return pool_.opened(); }
 
  private:
-  struct reply_free {
-    void operator()(redisReply* r) const { freeReplyObject(r); }
-  };
-  using reply = std::unique_ptr<redisReply, reply_free>;
-
-  // A connection borrowed for one call: back to the pool when the call ends, unless the call left
-  // it in a state the next one must not inherit (an error midway may leave replies unread, an
-  // exception between WATCH and EXEC a key watched).
-  class connection {
-   public:
-    connection(redis_task_store& store, redisContext* c, bool reused) : reused(reused), store_(store), c_(c) {}
-    connection(connection&& other) noexcept
-        : reused(other.reused), store_(other.store_), c_(std::exchange(other.c_, nullptr)), clean_(other.clean_),
-          watching_(other.watching_) {}
-    connection(const connection&) = delete;
-    connection& operator=(const connection&) = delete;
-    connection& operator=(connection&&) = delete;
-    ~connection() {
-      if (c_) store_.give_back(c_, clean_ && !watching_);
-    }
-    bool broken() const { return c_ == nullptr || c_->err != 0; }
-
-    reply command(const std::vector<std::string>& args) { return std::move(pipeline({args}).front()); }
-    // Sends every command, then reads every reply: one round trip.
-    std::vector<reply> pipeline(const std::vector<std::vector<std::string>>& commands) {
-      clean_ = false;
-      for (const auto& args : commands) append(args);
-      std::vector<reply> replies;
-      for (const auto& args : commands) {
-        replies.push_back(read(args[0].c_str()));
-        if (args[0] == "WATCH") watching_ = true;
-        if (args[0] == "UNWATCH" || args[0] == "EXEC") watching_ = false;
-      }
-      clean_ = true;
-      return replies;
-    }
-
-    const bool reused;  // taken from the pool rather than opened for this call
-
-   private:
-    void append(const std::vector<std::string>& args) {
-      std::vector<const char*> argv;
-      std::vector<std::size_t> lengths;
-      for (const auto& a : args) {
-        argv.push_back(a.data());
-        lengths.push_back(a.size());
-      }
-      if (redisAppendCommandArgv(c_, static_cast<int>(argv.size()), argv.data(), lengths.data()) != REDIS_OK)
-        throw store_.down(c_);
-    }
-    reply read(const char* what) {
-      void* raw = nullptr;
-      if (redisGetReply(c_, &raw) != REDIS_OK || raw == nullptr) throw store_.down(c_);
-      reply r(static_cast<redisReply*>(raw));
-      // An error reply inside EXEC's array is Redis refusing the command (out of memory, a key of
-      // another type): a failure of this call, not of the connection.
-      if (r->type == REDIS_REPLY_ERROR)
-        throw mcp::error(error_code::task_refused, std::string("Redis refused ") + what + ": " + std::string(r->str, r->len));
-      return r;
-    }
-
-    redis_task_store& store_;
-    redisContext* c_;
-    bool clean_ = true;
-    bool watching_ = false;
-  };
+  using connection = detail::redis_pool::connection;
+  using reply = detail::redis_pool::reply;
 
   std::int64_t now() const { return now_ ? now_() : detail::unix_ms_now(); }
   std::string key_of(const std::string& id) const { return options_.prefix + id; }
@@ -330,15 +192,6 @@ class redis_task_store final : public task_store {
       throw mcp::error(error_code::task_refused, "A task id for the Redis store is 1 to 128 letters, digits, '-' or '_'");
   }
 
-  std::string where() const {
-    return options_.unix_socket.empty() ? options_.host + ":" + std::to_string(options_.port) : options_.unix_socket;
-  }
-  mcp::error down(redisContext* c) const {
-    std::string why = c && c->errstr[0] ? c->errstr : "no answer";
-    if (c && c->err == REDIS_ERR_IO && why.find("Resource temporarily unavailable") != std::string::npos)
-      why = "no answer within " + std::to_string(options_.command_timeout.count()) + " ms";
-    return mcp::error(error_code::task_refused, "The task store's Redis at " + where() + " failed: " + why);
-  }
   mcp::error unexpected(const redisReply& r, const char* what) const {
     return mcp::error(error_code::task_refused,
                       std::string("Redis answered ") + what + " with a reply of type " + std::to_string(r.type));
@@ -360,60 +213,9 @@ class redis_task_store final : public task_store {
     return task;
   }
 
-  static timeval to_timeval(std::chrono::milliseconds ms) {
-    timeval tv{};
-    tv.tv_sec = static_cast<decltype(tv.tv_sec)>(ms.count() / 1000);
-    tv.tv_usec = static_cast<decltype(tv.tv_usec)>((ms.count() % 1000) * 1000);
-    return tv;
-  }
-
-  connection borrow() {
-    {
-      std::lock_guard lock(mutex_);
-      if (!idle_.empty()) {
-        redisContext* c = idle_.back();
-        idle_.pop_back();
-        return connection(*this, c, true);
-      }
-    }
-    const timeval connect_tv = to_timeval(options_.connect_timeout);
-    redisContext* c = options_.unix_socket.empty()
-                          ? redisConnectWithTimeout(options_.host.c_str(), options_.port, connect_tv)
-                          : redisConnectUnixWithTimeout(options_.unix_socket.c_str(), connect_tv);
-    if (c == nullptr) throw mcp::error(error_code::task_refused, "The task store cannot reach Redis at " + where() + ": out of memory");
-    if (c->err) {
-      mcp::error e(error_code::task_refused, "The task store cannot reach Redis at " + where() + ": " + c->errstr);
-      redisFree(c);
-      throw e;
-    }
-    redisSetTimeout(c, to_timeval(options_.command_timeout));
-    if (options_.unix_socket.empty()) redisEnableKeepAlive(c);
-    {
-      std::lock_guard lock(mutex_);
-      ++opened_;
-    }
-    connection fresh(*this, c, false);
-    if (!options_.password.empty()) fresh.command({"AUTH", options_.password});
-    if (options_.database != 0) fresh.command({"SELECT", std::to_string(options_.database)});
-    return fresh;
-  }
-
-  void give_back(redisContext* c, bool reusable) {
-    if (reusable && c->err == 0) {
-      std::lock_guard lock(mutex_);
-      if (idle_.size() < options_.pool_size) {
-        idle_.push_back(c);
-        return;
-      }
-    }
-    redisFree(c);
-  }
-
-  const redis_options options_;
+  detail::redis_pool pool_;
+  const redis_options& options_;  // pool_'s
   const clock now_;
-  mutable std::mutex mutex_;
-  std::vector<redisContext*> idle_;  // under mutex_
-  std::size_t opened_ = 0;           // under mutex_
 };
 
 }  // namespace v0
