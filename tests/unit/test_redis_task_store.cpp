@@ -315,7 +315,12 @@ TEST_CASE("redis task store: stores with different prefixes share a Redis and no
   CHECK(mcp::redis_options::from_url("redis://cache.internal").host == "cache.internal");
   CHECK(mcp::redis_options::from_url("redis://cache.internal").prefix == "mcp:task:");
   CHECK(mcp::redis_options::from_url("unix:/run/redis.sock#p:").unix_socket == "/run/redis.sock");
-  for (const char* bad : {"http://x", "redis://", "redis://h:0", "redis://h:99999", "redis://h:1x", "unix:"})
+  CHECK(mcp::redis_options::from_url("unix:/run/redis.sock#p:").prefix == "p:");
+  CHECK(mcp::redis_options::from_url("redis://[::1]:7000/x:").host == "::1");
+  CHECK(mcp::redis_options::from_url("redis://[::1]:7000/x:").port == 7000);
+  CHECK(mcp::redis_options::from_url("redis://[::1]").port == 6379);
+  for (const char* bad : {"http://x", "redis://", "redis://h:0", "redis://h:99999", "redis://h:1x", "redis://h:", "unix:",
+                          "redis://[::1", "redis://[::1]x", "redis://:6379"})
     CHECK_THROWS_AS(mcp::redis_options::from_url(bad), mcp::error);
 }
 
@@ -335,7 +340,7 @@ TEST_CASE("redis task store: what Redis holds is read as untrusted: junk, deep, 
     CHECK(raw.command({"GET", "test:task:" + id}) == value);  // left as it was
   };
   refused("torn", R"({"id": "torn", "status": )", "not valid JSON");
-  refused("deep", std::string(500, '[') + std::string(500, ']'), "nested more than 64 levels");
+  refused("deep", std::string(500, '[') + std::string(500, ']'), "nested more than 160 levels");
   refused("huge", R"({"id": "huge", "status": "working", "statusMessage": ")" + std::string(5000, 'x') + "\"}",
           "more than the 4096 allowed");
   refused("other", R"({"id": "someone-else", "status": "working"})", "holds the task 'someone-else'");

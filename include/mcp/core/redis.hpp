@@ -44,12 +44,15 @@ struct redis_options {
   // Idle connections kept for reuse; a call that finds none opens one (closed again when more than
   // this many are idle).
   std::size_t pool_size = 8;
-  // A record bigger than this, read back from Redis, is refused rather than parsed.
+  // A record bigger or deeper than these, read back from Redis, is refused rather than parsed. The
+  // depth leaves room for a client's answer as deep as a request may be (128) inside a task record.
   std::size_t max_record_bytes = 16 * 1024 * 1024;
+  std::size_t max_record_depth = 160;
   // redis_task_store::update() gives up (mcp::error, task_refused) after this many WATCH conflicts in a row.
   int max_attempts = 200;
 
-  // "redis://HOST[:PORT][/PREFIX]" or "unix:PATH[#PREFIX]" (prefix as given, e.g. "app1:tasks:").
+  // "redis://HOST[:PORT][/PREFIX]" (an IPv6 HOST in brackets) or "unix:PATH[#PREFIX]" (the prefix
+  // as given, e.g. "app1:tasks:").
   // Throws mcp::error (invalid_argument) for anything else.
   static redis_options from_url(std::string_view url) {
     redis_options o;
@@ -73,18 +76,34 @@ struct redis_options {
       if (slash + 1 < rest.size()) o.prefix = std::string(rest.substr(slash + 1));
       rest = rest.substr(0, slash);
     }
-    if (auto colon = rest.rfind(':'); colon != std::string_view::npos && rest.find(']') == std::string_view::npos) {
-      const std::string_view digits = rest.substr(colon + 1);
-      if (digits.empty() || digits.size() > 5) throw bad();
+    // An IPv6 address is in brackets, as in a URL: redis://[::1]:6379/.
+    std::string_view host = rest;
+    std::string_view port_text;
+    if (!rest.empty() && rest.front() == '[') {
+      const auto close = rest.find(']');
+      if (close == std::string_view::npos) throw bad();
+      host = rest.substr(1, close - 1);
+      if (close + 1 < rest.size()) {
+        if (rest[close + 1] != ':') throw bad();
+        port_text = rest.substr(close + 2);
+        if (port_text.empty()) throw bad();
+      }
+    } else if (auto colon = rest.rfind(':'); colon != std::string_view::npos) {
+      host = rest.substr(0, colon);
+      port_text = rest.substr(colon + 1);
+      if (port_text.empty()) throw bad();
+    }
+    if (!port_text.empty()) {
+      if (port_text.size() > 5) throw bad();
       int port = 0;
-      for (char c : digits) {
+      for (char c : port_text) {
         if (c < '0' || c > '9') throw bad();
         port = port * 10 + (c - '0');
       }
       if (port == 0 || port > 65535) throw bad();
       o.port = port;
-      rest = rest.substr(0, colon);
     }
+    rest = host;
     if (rest.empty()) throw bad();
     o.host = std::string(rest);
     return o;

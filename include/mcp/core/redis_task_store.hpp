@@ -206,7 +206,7 @@ class redis_task_store final : public task_store {
       throw mcp::error(error_code::task_refused, at + "is " + std::to_string(r.len) + " bytes, more than the " +
                                                      std::to_string(options_.max_record_bytes) + " allowed");
     std::string why;
-    std::optional<json> doc = parse_json(std::string_view(r.str, r.len), 64, &why);
+    std::optional<json> doc = parse_json(std::string_view(r.str, r.len), options_.max_record_depth, &why);
     if (!doc) throw mcp::error(error_code::task_refused, at + "is " + why);
     task_record task = task_record::from_json(*doc);
     if (task.id != id) throw mcp::error(error_code::task_refused, at + "holds the task '" + task.id + "'");
