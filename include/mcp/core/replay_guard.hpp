@@ -9,6 +9,8 @@
 //   o.request_state_guard = std::make_shared<mcp::redis_replay_guard>(mcp::redis_options::from_url(url));
 #pragma once
 
+#include <mcp/config.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -41,21 +43,7 @@ class memory_replay_guard final : public replay_guard {
   explicit memory_replay_guard(std::size_t max_remembered = 100000)
       : max_remembered_(max_remembered == 0 ? 1 : max_remembered) {}
 
-  bool first_use(const std::string& key, std::int64_t expires_at, std::int64_t now) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    while (!by_expiry_.empty() && by_expiry_.begin()->first <= now) {
-      seen_.erase(by_expiry_.begin()->second);
-      by_expiry_.erase(by_expiry_.begin());
-    }
-    if (seen_.count(key) != 0) return false;
-    while (seen_.size() >= max_remembered_) {
-      seen_.erase(by_expiry_.begin()->second);
-      by_expiry_.erase(by_expiry_.begin());
-    }
-    seen_.insert(key);
-    by_expiry_.emplace(expires_at, key);
-    return true;
-  }
+  bool first_use(const std::string& key, std::int64_t expires_at, std::int64_t now) override;
 
  private:
   const std::size_t max_remembered_;
@@ -66,3 +54,7 @@ class memory_replay_guard final : public replay_guard {
 
 }  // namespace v0
 }  // namespace mcp
+
+#if !defined(MCP_SEPARATE_COMPILATION)  // compiled mode: in the library (mcp/impl/src.hpp)
+#include <mcp/core/impl/replay_guard.ipp>
+#endif
