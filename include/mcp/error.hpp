@@ -63,6 +63,8 @@ inline constexpr int invalid_answer = 10;     // elicitation_error: the client's
                                               // fit the form it was asked with (or has no valid action)
 inline constexpr int task_refused = 11;       // a task store cannot keep a new task (full, id taken, down), or a
                                               // task record or update read back is malformed (core/tasks.hpp)
+inline constexpr int guard_unavailable = 12;  // a replay_guard cannot tell whether a requestState was used (its
+                                              // Redis is down: core/redis_replay_guard.hpp); the token is refused
 }  // namespace error_code
 
 class error : public std::runtime_error {

@@ -4,20 +4,24 @@
 //
 //   node run_suite.mjs --server BIN --suite-js PATH/dist/index.js --work DIR
 //                      [--timeout SECONDS] [--expect-scenarios N] [--unscored-prefix P]
-//                      -- SUITE_ARGS... [--and SUITE_ARGS...]
+//                      [--redis-server PATH|auto] -- SUITE_ARGS... [--and SUITE_ARGS...]
 //
 // Each --and starts another run of the suite against the same server process (e.g. one
 // protocol revision after another); the checks of all runs are judged together.
 //
+// With --redis-server, a redis-server started here on 127.0.0.1 (and stopped) holds the server's
+// tasks and used requestState tokens (--task-store, --replay-guard); exits 77 (ctest's
+// SKIP_RETURN_CODE) when there is no redis-server, or the server was built without hiredis.
+//
 // Run it with Node 22 or newer (the suite needs it); the suite runs under the same node binary.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 // The interop harness's port helpers; it imports only Node's own modules, so it loads from the source tree.
 import { canConnect, freePort } from '../interop/harness.mjs';
 
 function parseArgs(argv) {
-  const opts = { timeout: 300, expectScenarios: 1, suiteRuns: [[]], unscored: [] };
+  const opts = { timeout: 300, expectScenarios: 1, suiteRuns: [[]], unscored: [], serverArgs: [] };
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     if (a === '--') {
@@ -36,6 +40,7 @@ function parseArgs(argv) {
     else if (a === '--timeout') opts.timeout = Number(value);
     else if (a === '--expect-scenarios') opts.expectScenarios = Number(value);
     else if (a === '--unscored-prefix') opts.unscored.push(value);
+    else if (a === '--redis-server') opts.redisServer = value;
     else throw new Error(`unknown option ${a}`);
   }
   for (const k of ['server', 'suiteJs', 'work'])
@@ -47,7 +52,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function startServer(opts, port, logPath) {
   const log = fs.openSync(logPath, 'w');
-  const child = spawn(opts.server, ['--http', `127.0.0.1:${port}`], { stdio: ['ignore', log, log] });
+  const child = spawn(opts.server, ['--http', `127.0.0.1:${port}`, ...opts.serverArgs], { stdio: ['ignore', log, log] });
   fs.closeSync(log);
   child.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   child.once('error', (e) => console.error(`run_suite: cannot start ${opts.server}: ${e.message}`));
@@ -105,8 +110,59 @@ function collectChecks(outDir) {
   return scenarios.sort((a, b) => a.name.localeCompare(b.name));
 }
 
+// The redis-server program: `given`, or found on PATH and in the sbin folders for "auto".
+function findRedisServer(given) {
+  if (given !== 'auto') return fs.existsSync(given) ? given : null;
+  for (const d of [...(process.env.PATH ?? '').split(':'), '/usr/bin', '/usr/sbin', '/usr/local/bin']) {
+    const p = path.join(d || '.', 'redis-server');
+    try {
+      fs.accessSync(p, fs.constants.X_OK);
+      return p;
+    } catch {}
+  }
+  return null;
+}
+
+// A throwaway redis-server on a free 127.0.0.1 port, or null when none came up.
+async function startRedis(program, dir) {
+  fs.mkdirSync(dir, { recursive: true });
+  for (let attempt = 0; attempt < 3; ++attempt) {
+    const port = await freePort();
+    const child = spawn(program, ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no',
+                                  '--dir', dir, '--logfile', path.join(dir, 'redis.log'), '--daemonize', 'no'],
+                        { stdio: 'ignore' });
+    child.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    child.once('error', () => {});
+    if (await serverUp(child, port)) return { child, port };
+    await stopServer(child);
+  }
+  return null;
+}
+
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
+  let redis = null;
+  if (opts.redisServer) {
+    const program = findRedisServer(opts.redisServer);
+    const help = spawnSync(opts.server, ['--help'], { encoding: 'utf8' }).stdout ?? '';
+    if (!program || !help.includes('--task-store')) {
+      console.log(`run_suite: SKIPPED: ${program ? 'the server was built without hiredis' : 'no redis-server (Debian: redis-server)'}`);
+      return 77;
+    }
+    redis = await startRedis(program, path.join(opts.work + '-redis'));
+    if (!redis) throw new Error('redis-server did not start');
+    process.once('exit', () => redis.child.kill('SIGKILL'));
+    const url = `redis://127.0.0.1:${redis.port}/conformance:`;
+    opts.serverArgs.push('--task-store', url, '--replay-guard', url);
+  }
+  try {
+    return await suiteAgainstServer(opts);
+  } finally {
+    if (redis) await stopServer(redis.child);
+  }
+}
+
+async function suiteAgainstServer(opts) {
   const deadline = Date.now() + opts.timeout * 1000;
   fs.rmSync(opts.work, { recursive: true, force: true });
   fs.mkdirSync(opts.work, { recursive: true });

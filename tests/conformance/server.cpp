@@ -4,6 +4,10 @@
 #include <mcp/core/skills.hpp>
 #include <mcp/mcp.hpp>
 #include <mcp/transport/http.hpp>
+#if MCP_CONFORMANCE_REDIS
+#include <mcp/core/redis_replay_guard.hpp>
+#include <mcp/core/redis_task_store.hpp>
+#endif
 
 #include <chrono>
 #include <cstdlib>
@@ -567,11 +571,15 @@ void add_whoami_tool(mcp::server& srv) {
 }
 
 const char* usage =
-    "Usage: conformance_server [--http HOST:PORT [--stateless]]\n"
+    "Usage: conformance_server [--http HOST:PORT [--stateless]] [--task-store URL] [--replay-guard URL]\n"
     "\n"
     "The MCP conformance fixtures. Speaks MCP on stdin/stdout, or Streamable HTTP at\n"
     "http://HOST:PORT/mcp with --http (the official conformance suite needs HTTP).\n"
     "  --stateless  HTTP without 2025-11-25 sessions: every POST stands alone\n"
+    "  --task-store redis://HOST:PORT/PREFIX  tasks in that Redis, shared by every process\n"
+    "               given the same one (tests/scaleout); in this process's memory otherwise\n"
+    "  --replay-guard redis://HOST:PORT/PREFIX  the requestState tokens used, in that Redis:\n"
+    "               a token replayed to any process given the same one is refused\n"
     "\n"
     "MCP_REQUEST_STATE_KEY in the environment: the requestState HMAC key, shared by every\n"
     "process behind one load balancer (default: a random key per process).\n";
@@ -580,6 +588,8 @@ const char* usage =
 
 int main(int argc, char** argv) {
   std::string http_address;
+  std::string task_store;
+  std::string replay_guard;
   bool stateless_http = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -590,6 +600,10 @@ int main(int argc, char** argv) {
       http_address = argv[++i];
     } else if (arg == "--stateless") {
       stateless_http = true;
+    } else if (arg == "--task-store" && i + 1 < argc) {
+      task_store = argv[++i];
+    } else if (arg == "--replay-guard" && i + 1 < argc) {
+      replay_guard = argv[++i];
     } else {
       std::cerr << "conformance_server: unknown argument '" << arg << "'\n\n" << conformance::usage;
       return 2;
@@ -599,6 +613,22 @@ int main(int argc, char** argv) {
   mcp::server_options server_opts;
   // Processes behind one load balancer must seal requestState with one key (tests/scaleout).
   if (const char* key = std::getenv("MCP_REQUEST_STATE_KEY"); key && *key) server_opts.request_state_key = key;
+  if (!task_store.empty() || !replay_guard.empty()) {
+#if MCP_CONFORMANCE_REDIS
+    try {
+      if (!task_store.empty())
+        server_opts.tasks.store = std::make_shared<mcp::redis_task_store>(mcp::redis_options::from_url(task_store));
+      if (!replay_guard.empty())
+        server_opts.request_state_guard = std::make_shared<mcp::redis_replay_guard>(mcp::redis_options::from_url(replay_guard));
+    } catch (const mcp::error& e) {
+      std::cerr << "conformance_server: " << e.what() << "\n";
+      return 2;
+    }
+#else
+    std::cerr << "conformance_server: --task-store and --replay-guard need a build with hiredis (Debian: libhiredis-dev)\n";
+    return 2;
+#endif
+  }
   mcp::server srv({.name = "mcp-conformance-test-server", .version = "1.0.0"}, server_opts);
   conformance::add_content_tools(srv);
   conformance::add_context_tools(srv);

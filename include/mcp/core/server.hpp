@@ -22,6 +22,7 @@
 #include <mcp/core/middleware.hpp>
 #include <mcp/core/metrics.hpp>
 #include <mcp/core/prompt.hpp>
+#include <mcp/core/replay_guard.hpp>
 #include <mcp/core/resource.hpp>
 #include <mcp/core/tasks.hpp>
 #include <mcp/json/json.hpp>
@@ -88,6 +89,10 @@ struct server_options {
   // retry may land on any of them.
   std::string request_state_key;
   std::chrono::seconds request_state_ttl{600};
+  // Where the requestState tokens already used are remembered (core/replay_guard.hpp); null: this
+  // process's memory. Processes behind one endpoint that share a guard (mcp::redis_replay_guard)
+  // refuse a token replayed to any of them.
+  std::shared_ptr<replay_guard> request_state_guard;
   // Tasks (core/tasks.hpp): where they are kept, how long, how many run at once.
   task_options tasks;
 };

@@ -22,6 +22,7 @@
 #include <mcp/core/impl/server_tasks.ipp>
 #include <mcp/core/impl/tasks.ipp>
 #include <mcp/core/impl/task_engine.ipp>
+#include <mcp/core/impl/replay_guard.ipp>
 #include <mcp/transport/impl/http_handler.ipp>
 #include <mcp/transport/impl/http.ipp>
 #include <mcp/transport/impl/stdio.ipp>

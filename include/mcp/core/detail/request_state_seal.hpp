@@ -5,6 +5,8 @@
 // The token is signed, not encrypted: the client can read the payload. Keep secrets out of it.
 #pragma once
 
+#include <mcp/core/replay_guard.hpp>
+#include <mcp/error.hpp>
 #include <mcp/json/detail/base64.hpp>
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/core/detail/sha256.hpp>
@@ -17,12 +19,11 @@
 #include <exception>
 #include <functional>
 #include <limits>
-#include <map>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -54,13 +55,14 @@ class state_sealer {
   // key draws a random one, valid for this object only. `clock` is for tests; by default the system
   // clock, whose epoch seconds agree across processes. `max_depth`: the nesting a sealed token may
   // have when read back (the server's max_json_depth: the payload holds the client's answers,
-  // which arrived within it, at the same depth as in the request).
+  // which arrived within it, at the same depth as in the request). `guard` remembers the tokens
+  // used; null: a memory_replay_guard of `max_remembered` keys, for this object only.
   explicit state_sealer(std::string key, clock_function clock = {}, std::size_t max_remembered = 100000,
-                        std::size_t max_depth = default_max_json_depth)
+                        std::size_t max_depth = default_max_json_depth, std::shared_ptr<replay_guard> guard = nullptr)
       : key_(std::move(key)),
         clock_(std::move(clock)),
-        max_remembered_(max_remembered == 0 ? 1 : max_remembered),
-        max_depth_(max_depth) {
+        max_depth_(max_depth),
+        guard_(guard ? std::move(guard) : std::make_shared<memory_replay_guard>(max_remembered)) {
     std::random_device device;
     if (key_.empty())
       for (int i = 0; i < 32; ++i) key_ += char(device() & 0xFF);
@@ -148,34 +150,25 @@ class state_sealer {
     return base64url_encode(bytes);
   }
 
-  // Single use holds within this process only. Across processes sharing a key, a state can be
-  // replayed once per process until it expires, so the ttl bounds the replay window.
+  // Single use holds wherever the guard's memory reaches: this process for the default one, every
+  // process that shares a Redis one. A guard that cannot tell is a refusal, never a second use.
   void remember_once(const std::string& nonce, std::int64_t expires, std::int64_t now) {
-    std::lock_guard<std::mutex> lock(seen_mutex_);
-    while (!by_expiry_.empty() && by_expiry_.begin()->first <= now) {
-      seen_.erase(by_expiry_.begin()->second);
-      by_expiry_.erase(by_expiry_.begin());
+    bool first = false;
+    try {
+      first = guard_->first_use(nonce, expires, now);
+    } catch (const std::exception& e) {
+      throw protocol_error(error_code::internal_error,
+                           std::string("requestState could not be checked for reuse: ") + e.what());
     }
-    if (seen_.count(nonce) != 0) throw failure("requestState was already used");
-    // Full of live states: forget the one closest to expiry rather than refuse new work. That
-    // state becomes replayable for the rest of its (short) life; the bound keeps memory finite.
-    while (seen_.size() >= max_remembered_) {
-      seen_.erase(by_expiry_.begin()->second);
-      by_expiry_.erase(by_expiry_.begin());
-    }
-    seen_.insert(nonce);
-    by_expiry_.emplace(expires, nonce);
+    if (!first) throw failure("requestState was already used");
   }
 
   std::string key_;
   clock_function clock_;
-  std::size_t max_remembered_;
   std::size_t max_depth_;
+  std::shared_ptr<replay_guard> guard_;
   mutable std::mutex rng_mutex_;
   mutable std::mt19937_64 rng_;
-  std::mutex seen_mutex_;
-  std::unordered_set<std::string> seen_;
-  std::multimap<std::int64_t, std::string> by_expiry_;
 };
 
 }  // namespace detail

@@ -46,7 +46,7 @@ MCP_DECL server::server(server_info info, server_options options)
     : info_(std::move(info)),
       options_(std::move(options)),
       sealer_(std::make_unique<detail::state_sealer>(options_.request_state_key, nullptr, 100000,
-                                                     options_.max_json_depth)) {
+                                                     options_.max_json_depth, options_.request_state_guard)) {
   if (info_.name.empty()) throw definition_error("server_info.name must not be empty");
   if (info_.version.empty()) throw definition_error("server_info.version must not be empty");
   auto check_scope = [](const cache_hint& h) {
