@@ -286,9 +286,11 @@ TEST_CASE("redis task store: a frozen or dead Redis is a clear error within the 
   json refused = c.stateless_request("tools/call", {{"name", "count"}, {"arguments", json::object()}}, tasks_caps);
   REQUIRE(refused.contains("error"));
   CHECK(refused["error"]["message"].get<std::string>().find("could not be stored") != std::string::npos);
+  CHECK(refused.dump().find("127.0.0.1") == std::string::npos);  // where the store is stays in the log
   json get = c.stateless_request("tasks/get", {{"taskId", fresh}}, tasks_caps);
   REQUIRE(get.contains("error"));
   CHECK(get["error"]["code"] == -32603);
+  CHECK(get.dump().find("127.0.0.1") == std::string::npos);
 }
 
 TEST_CASE("redis task store: stores with different prefixes share a Redis and nothing else", "[.redis]") {

@@ -320,6 +320,7 @@ class server {
   json legacy_task_method(context& ctx, const json& params, const std::string& method) const;
   // Whom a task belongs to: the authenticated caller, else (2025-11-25) the session, else nobody.
   static std::string task_owner(const context& ctx, bool legacy);
+  protocol_error task_store_failure(const std::exception& e) const;
   bool has_task_tools() const {
     std::shared_lock lock(registry_mutex_);
     return task_methods_;

@@ -15,6 +15,13 @@
 namespace mcp {
 inline namespace v0 {
 
+// A store's failure as the client sees it: that it failed, not where (a file's path or a database's
+// address stay in the server's log).
+MCP_DECL protocol_error server::task_store_failure(const std::exception& e) const {
+  log_diagnostic(std::string("the task store failed: ") + e.what());
+  return protocol_error(error_code::internal_error, "The task store failed; try again later");
+}
+
 MCP_DECL std::string server::task_owner(const context& ctx, bool legacy) {
   if (ctx.caller()) return ctx.caller()->subject;
   if (legacy && ctx.session_) return ctx.session_->task_owner();
@@ -165,7 +172,7 @@ MCP_DECL json server::task_method(context& ctx, const json& params, const std::s
     try {
       task = store.get(id);
     } catch (const std::exception& e) {
-      throw protocol_error(error_code::internal_error, std::string("The task store failed: ") + e.what());
+      throw task_store_failure(e);
     }
     if (!task || (!task->owner.empty() && (!ctx.caller() || ctx.caller()->subject != task->owner))) throw unknown();
     return *task;
@@ -174,7 +181,7 @@ MCP_DECL json server::task_method(context& ctx, const json& params, const std::s
     try {
       return tasks_->update(id, change);
     } catch (const std::exception& e) {
-      throw protocol_error(error_code::internal_error, std::string("The task store failed: ") + e.what());
+      throw task_store_failure(e);
     }
   };
 
@@ -222,7 +229,7 @@ MCP_DECL json server::legacy_task_method(context& ctx, const json& params, const
     try {
       task = store.get(id);
     } catch (const std::exception& e) {
-      throw protocol_error(error_code::internal_error, std::string("The task store failed: ") + e.what());
+      throw task_store_failure(e);
     }
     if (task && !task->owner.empty() && task->owner != owner) task.reset();  // another session's or caller's
     return task;
@@ -282,7 +289,7 @@ MCP_DECL json server::legacy_task_method(context& ctx, const json& params, const
     try {
       tasks_->update(id, cancel);
     } catch (const std::exception& e) {
-      throw protocol_error(error_code::internal_error, std::string("The task store failed: ") + e.what());
+      throw task_store_failure(e);
     }
     tasks_->cancel(id);
     return read().legacy_summary();

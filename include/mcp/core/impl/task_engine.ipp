@@ -173,7 +173,9 @@ MCP_DECL task_record task_engine::start(std::string owner, job work) {
     if (sweep) store_->remove_expired();
     stored = store_->create(std::move(seed));
   } catch (const std::exception& e) {
-    throw protocol_error(error_code::internal_error, std::string("The task could not be stored: ") + e.what());
+    // The client learns that, not why: a store's message may name a path or an address.
+    if (log_) log_(std::string("a new task could not be stored: ") + e.what());
+    throw protocol_error(error_code::internal_error, "The task could not be stored; try again later");
   }
   auto run = std::make_shared<task_run>(*this, stored.id);
   bool queued = false;
