@@ -227,9 +227,17 @@ async function suiteAgainstServer(opts) {
     // The whole transcript when something is wrong; the suite's own summary otherwise.
     console.log(ok ? suite.summaries.join('\n\n') : suite.output.trimEnd());
     if (problems.length) console.log(`\nrun_suite: checks that did not pass:\n${problems.join('\n')}`);
+    // The extensions' scenarios (on no spec timeline, so not in the suite's scored totals), each
+    // counted as passed when none of its checks failed or warned.
+    const extensions = ['tasks-', 'sep-2640-skills-'].map((prefix) => {
+      const of = scenarios.filter((s) => s.name.startsWith(prefix) && !isUnscored(s));
+      const good = of.filter((s) => s.checks.every((c) => c.status !== 'FAILURE' && c.status !== 'WARNING'));
+      return of.length ? `${prefix}* ${good.length}/${of.length} scenarios passed` : null;
+    }).filter(Boolean);
     console.log(
       `\nrun_suite: ${scenarios.length} scenarios, ${passed} passed, ${failed} failed, ${warnings} warnings, ` +
-        `${other} info/skipped (suite exit code ${suite.code}${suite.signal ? ', signal ' + suite.signal : ''})`);
+        `${other} info/skipped (suite exit code ${suite.code}${suite.signal ? ', signal ' + suite.signal : ''})` +
+        (extensions.length ? `; extensions: ${extensions.join(', ')}` : ''));
     if (scenarios.length < opts.expectScenarios)
       console.log(`run_suite: expected at least ${opts.expectScenarios} scenarios`);
     if (!ok) {
