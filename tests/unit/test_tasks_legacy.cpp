@@ -25,11 +25,13 @@ MCP_STRUCT_DEF(counted, (int, total, "The sum"));
 struct served {
   std::atomic<bool> hold{false};
   std::atomic<bool> saw_cancel{false};
+  std::atomic<int> started{0};  // handler runs begun
   mcp::server srv{{"tasks-legacy", "1.0.0"}};
   served() {
     mcp::tool_options optional;
     optional.task = mcp::task_mode::optional;
     srv.tool("sum", "Sums 1..upto.", [this](const count_args& in, mcp::context& ctx) -> mcp::result<counted> {
+      ++started;
       while (hold && !ctx.cancelled()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
       if (ctx.cancelled()) saw_cancel = true;
       if (in.upto == 13) return mcp::tool_error("13 is unlucky; pick another number.");
@@ -159,7 +161,12 @@ TEST_CASE("tasks 2025-11-25: the rules of each mode, cancel, and what that era c
   CHECK(c.result("tasks/result", {{"taskId", report["result"]["task"]["taskId"]}})["content"][0]["text"] == "the report");
 
   s.hold = true;
+  const int before = s.started;
   const std::string id = call_as_task(c, "sum", {{"upto", 5}})["result"]["task"]["taskId"];
+  // Cancel once the handler runs (a task cancelled while queued never runs it: nothing to see).
+  const auto begun = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (s.started == before && std::chrono::steady_clock::now() < begun) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  REQUIRE(s.started > before);
   json cancelled = c.result("tasks/cancel", {{"taskId", id}});
   CHECK(cancelled["status"] == "cancelled");
   CHECK(cancelled["taskId"] == id);
