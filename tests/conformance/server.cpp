@@ -7,6 +7,7 @@
 #if MCP_CONFORMANCE_REDIS
 #include <mcp/core/redis_replay_guard.hpp>
 #include <mcp/core/redis_task_store.hpp>
+#include <mcp/transport/redis_event_store.hpp>
 #endif
 
 #include <chrono>
@@ -572,6 +573,7 @@ void add_whoami_tool(mcp::server& srv) {
 
 const char* usage =
     "Usage: conformance_server [--http HOST:PORT [--stateless]] [--task-store URL] [--replay-guard URL]\n"
+    "                          [--event-store URL]\n"
     "\n"
     "The MCP conformance fixtures. Speaks MCP on stdin/stdout, or Streamable HTTP at\n"
     "http://HOST:PORT/mcp with --http (the official conformance suite needs HTTP).\n"
@@ -580,6 +582,8 @@ const char* usage =
     "               given the same one (tests/scaleout); in this process's memory otherwise\n"
     "  --replay-guard redis://HOST:PORT/PREFIX  the requestState tokens used, in that Redis:\n"
     "               a token replayed to any process given the same one is refused\n"
+    "  --event-store redis://HOST:PORT/PREFIX  2025-11-25 sessions' request streams also in that\n"
+    "               Redis: a client resumes one (Last-Event-ID) through any process given the same one\n"
     "\n"
     "MCP_REQUEST_STATE_KEY in the environment: the requestState HMAC key, shared by every\n"
     "process behind one load balancer (default: a random key per process).\n";
@@ -590,6 +594,7 @@ int main(int argc, char** argv) {
   std::string http_address;
   std::string task_store;
   std::string replay_guard;
+  std::string event_store;
   bool stateless_http = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -604,6 +609,8 @@ int main(int argc, char** argv) {
       task_store = argv[++i];
     } else if (arg == "--replay-guard" && i + 1 < argc) {
       replay_guard = argv[++i];
+    } else if (arg == "--event-store" && i + 1 < argc) {
+      event_store = argv[++i];
     } else {
       std::cerr << "conformance_server: unknown argument '" << arg << "'\n\n" << conformance::usage;
       return 2;
@@ -613,9 +620,12 @@ int main(int argc, char** argv) {
   mcp::server_options server_opts;
   // Processes behind one load balancer must seal requestState with one key (tests/scaleout).
   if (const char* key = std::getenv("MCP_REQUEST_STATE_KEY"); key && *key) server_opts.request_state_key = key;
-  if (!task_store.empty() || !replay_guard.empty()) {
+  mcp::http::options opts;
+  if (!task_store.empty() || !replay_guard.empty() || !event_store.empty()) {
 #if MCP_CONFORMANCE_REDIS
     try {
+      if (!event_store.empty())
+        opts.event_store = std::make_shared<mcp::http::redis_event_store>(mcp::redis_options::from_url(event_store));
       if (!task_store.empty())
         server_opts.tasks.store = std::make_shared<mcp::redis_task_store>(mcp::redis_options::from_url(task_store));
       if (!replay_guard.empty())
@@ -625,7 +635,7 @@ int main(int argc, char** argv) {
       return 2;
     }
 #else
-    std::cerr << "conformance_server: --task-store and --replay-guard need a build with hiredis (Debian: libhiredis-dev)\n";
+    std::cerr << "conformance_server: --task-store, --replay-guard and --event-store need a build with hiredis (Debian: libhiredis-dev)\n";
     return 2;
 #endif
   }
@@ -648,7 +658,6 @@ int main(int argc, char** argv) {
     std::cerr << "conformance_server: --http wants HOST:PORT, e.g. 127.0.0.1:8080, not '" << http_address << "'\n";
     return 2;
   }
-  mcp::http::options opts;
   opts.host = where->first;
   opts.port = where->second;
   opts.stateless = stateless_http;

@@ -8,7 +8,10 @@
 // tokens already used in that Redis (--replay-guard): a multi-round call's retry is accepted once,
 // and the same retry replayed to the other processes is refused. Negative control: the same
 // cluster with tasks and used tokens in each process's memory loses the task on the next process,
-// and accepts the replayed token there.
+// and accepts the replayed token there. 2025-11-25 sessions' streams (--event-store): a call's
+// stream cut on one process is resumed (GET, Last-Event-ID) through another, which follows it
+// from Redis to the response, and through the third after it ended; without Redis the other
+// processes do not know the session (404).
 //
 // Exits 77 (ctest SKIP_RETURN_CODE) without nginx, redis-server, or a conformance_server built
 // with hiredis.
@@ -133,6 +136,36 @@ async function replayRetry(cluster) {
   return replays;
 }
 
+// A 2025-11-25 session opened on process 0, whose test_reconnection call lets go of its stream
+// after the priming event; then the stream resumed (GET with Last-Event-ID) on process `on`, at
+// once (the call still runs there) and again after it ended. Each resume's status and text.
+async function resumeElsewhere(cluster, on) {
+  const legacy = '2025-11-25';
+  const url = (i) => `http://127.0.0.1:${cluster.servers[i].port}/mcp`;
+  const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': legacy };
+  const post = (body) => fetch(url(0), { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(10000) });
+  const init = await post({ jsonrpc: '2.0', id: 1, method: 'initialize',
+                            params: { protocolVersion: legacy, capabilities: {}, clientInfo: { name: 'scaleout-resume', version: '1' } } });
+  await init.text();
+  headers['Mcp-Session-Id'] = init.headers.get('mcp-session-id');
+  assert.ok(headers['Mcp-Session-Id'], 'a 2025-11-25 session');
+  await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).text();
+  const primed = await (await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'test_reconnection', arguments: {} } })).text();
+  const ids = [...primed.matchAll(/^id: (.+)$/gm)].map((m) => m[1]);
+  assert.ok(ids.length > 0 && !primed.includes('"result"'), `the call's stream ended after its priming event: ${primed}`);
+  const resume = async (i) => {
+    const res = await fetch(url(i), {
+      headers: { Accept: 'text/event-stream', 'MCP-Protocol-Version': legacy, 'Mcp-Session-Id': headers['Mcp-Session-Id'], 'Last-Event-ID': ids.at(-1) },
+      signal: AbortSignal.timeout(10000),
+    });
+    return { status: res.status, text: await res.text() };
+  };
+  const during = await resume(on);
+  await sleep(300);  // the call (100 ms) has answered
+  const after = await resume(3 - on);
+  return { session: headers['Mcp-Session-Id'], during, after };
+}
+
 function redisKeys(redisCli, port, prefix) {
   if (!redisCli) return null;
   const r = spawnSync(redisCli, ['-h', '127.0.0.1', '-p', String(port), '--scan', '--pattern', `${prefix}*`], { encoding: 'utf8', timeout: 10000 });
@@ -164,7 +197,8 @@ run(async () => {
     const prefix = `scaleout:${crypto.randomBytes(4).toString('hex')}:`;
     const key = 'scaleout-redis-test-key-0123456789';
     const store = ['--task-store', `redis://127.0.0.1:${redis.port}/${prefix}`,
-                   '--replay-guard', `redis://127.0.0.1:${redis.port}/${prefix}`];
+                   '--replay-guard', `redis://127.0.0.1:${redis.port}/${prefix}`,
+                   '--event-store', `redis://127.0.0.1:${redis.port}/${prefix}`];
 
     await withCluster(opt, work, 'tasks-in-redis', { keys: [key, key, key], args: store }, async (cluster) => {
       sent.clear();  // each cluster has an access log of its own
@@ -229,6 +263,17 @@ run(async () => {
         assert.equal(keys.filter((k) => k.startsWith(`${prefix}used:`)).length, 1, 'Redis holds the one token used');
         console.log(`  Redis holds the ${keys.length - 1} tasks and the used token under ${prefix}`);
       }
+
+      // A 2025-11-25 call's stream, cut on process 0, resumed on process 1 while it runs and on 2 after.
+      const resumed = await resumeElsewhere(cluster, 1);
+      for (const [when, r] of [['while the call runs', resumed.during], ['after it answered', resumed.after]]) {
+        assert.equal(r.status, 200, `resumed ${when} on another process: ${r.text}`);
+        assert.match(r.text, /Reconnection test completed successfully/, `the answer reached the other process ${when}`);
+        assert.match(r.text, /"id":2/);
+      }
+      const sse = redisKeys(findProgram('redis-cli'), redis.port, `${prefix}sse:${resumed.session}/`);
+      if (sse) assert.ok(sse.length >= 1, `Redis holds the session's stream: ${sse}`);
+      console.log('  a 2025-11-25 stream cut on process 0: resumed on process 1 while the call ran, and on 2 after it answered');
     });
 
     // Negative control: tasks in each process's memory are lost to the next process.
@@ -246,6 +291,10 @@ run(async () => {
       const replays = await replayRetry(cluster);
       assert.ok(replays.some((r) => r.accepted), `a replay reaches a process that never saw the token used: ${JSON.stringify(replays)}`);
       console.log(`  without Redis: ${replays.filter((r) => r.accepted).length} of 2 replays accepted by another process, as expected`);
+      const resumed = await resumeElsewhere(cluster, 1);
+      assert.equal(resumed.during.status, 404, `without Redis another process does not know the session: ${resumed.during.text}`);
+      assert.equal(resumed.after.status, 404);
+      console.log('  without Redis: a stream cut on process 0 is unknown to the others (404), as expected');
     });
   } catch (e) {
     const log = path.join(redisDir, 'redis.log');

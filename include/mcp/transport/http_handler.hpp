@@ -22,6 +22,7 @@
 #include <mcp/core/server.hpp>
 #include <mcp/json/json.hpp>
 #include <mcp/transport/http_auth.hpp>
+#include <mcp/transport/event_store.hpp>
 #include <mcp/transport/http_types.hpp>
 #include <mcp/transport/transport.hpp>
 
@@ -68,6 +69,10 @@ struct handler_options {
   // named in the 401 challenge of a refusal that brings none of its own.
   json protected_resource_metadata = nullptr;
   bool metrics = false;                       // GET /metrics in Prometheus text format
+  // 2025-11-25 sessions: where requests' SSE streams are also kept, so that a client can resume
+  // one through another process sharing the store (event_store.hpp; redis_event_store.hpp). Null:
+  // only through this process.
+  std::shared_ptr<mcp::http::event_store> event_store;
 };
 
 class blocking_writer;

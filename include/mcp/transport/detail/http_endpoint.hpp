@@ -12,6 +12,8 @@
 #include <mcp/transport/detail/http_message.hpp>
 #include <mcp/transport/detail/http_session.hpp>
 #include <mcp/transport/detail/sse.hpp>
+#include <mcp/transport/detail/sse_follower.hpp>
+#include <mcp/transport/event_store.hpp>
 #include <mcp/transport/http_auth.hpp>
 #include <mcp/version.hpp>
 
@@ -47,6 +49,8 @@ struct endpoint_config {
   std::function<mcp::http::auth_result(const mcp::http::auth_request&)> authorize;
   json protected_resource_metadata = nullptr;
   bool metrics = false;
+  std::shared_ptr<mcp::http::event_store> event_store;  // null: requests' streams stay in this process
+  std::size_t max_sessions = 10000;                     // also the most streams followed from the store
 };
 
 // Transport counters for /metrics.
@@ -420,6 +424,13 @@ class endpoint {
     mcp::http::bearer_challenge challenge;
     challenge.resource_metadata = metadata_url_;
     default_challenge_ = challenge.to_string();
+    if (config_.event_store && !config_.stateless)
+      followers_ = std::make_unique<stream_followers>(config_.event_store, config_.max_sessions);
+  }
+
+  // Ends the streams this process follows for other processes (their clients can resume again).
+  void close() {
+    if (followers_) followers_->close();
   }
 
   // Requests whose reply is still open (a handler runs, or its answer is being written).
@@ -752,13 +763,17 @@ class endpoint {
       return ex->respond(rpc_error_response(406, -32000, "Not Acceptable: Client must accept text/event-stream"));
     std::optional<std::string> version;
     if (!version_ok(req, ex, version)) return;
+    const auto last = last_event_id(req.headers);
+    if (followers_ && last && last->first.front() == 'r' && req.headers.get("Mcp-Session-Id") &&
+        !sessions_.find(*req.headers.get("Mcp-Session-Id")))
+      return resume_elsewhere(req, ex, caller, *last);
     auto owner = named_session(req, ex, caller);
     if (!owner) return;
     owner->touch();
 
     std::shared_ptr<event_stream> stream = owner->standalone();
     std::optional<std::uint64_t> after;
-    if (const auto last = last_event_id(req.headers)) {
+    if (last) {
       if (auto resumed = owner->find_stream(last->first)) {
         stream = std::move(resumed);
         after = last->second;
@@ -770,6 +785,36 @@ class endpoint {
     head.status = 200;
     if (stream->attach(ex, std::move(head), after, prime, config_.retry_ms) == event_stream::attach_result::busy)
       ex->respond(rpc_error_response(409, -32000, "Conflict: this stream already has a client"));
+  }
+
+  // A request's stream of a session another process holds: what the shared store kept after the
+  // client's last event, then what the other process adds, until its response.
+  void resume_elsewhere(const request& req, const std::shared_ptr<exchange>& ex, const identity* caller,
+                        const std::pair<std::string, std::uint64_t>& last) {
+    const std::string name = std::string(*req.headers.get("Mcp-Session-Id")) + "/" + last.first;
+    std::optional<mcp::http::event_store::replay> kept;
+    try {
+      kept = followers_->store().read(name, last.second);
+    } catch (const std::exception& e) {
+      log_diagnostic(srv_.options(), std::string("http: the SSE event store failed: ") + e.what());
+      return ex->respond(rpc_error_response(503, -32000, "Service Unavailable: the stream cannot be read now"));
+    }
+    // Someone else's stream is as unknown as one that never was.
+    if (!kept || (!kept->owner.empty() && (!caller || caller->subject != kept->owner)))
+      return ex->respond(rpc_error_response(404, -32001, "Session not found"));
+    if (!kept->complete && !followers_->has_room())
+      return ex->respond(rpc_error_response(503, -32000, "Service Unavailable: too many resumed streams"));
+    response head;
+    head.status = 200;
+    head.headers.set("X-Accel-Buffering", "no");
+    ex->start_stream(std::move(head));
+    std::uint64_t after = last.second;
+    for (auto& [seq, text] : kept->events) {
+      ex->write(std::move(text));
+      after = seq;
+    }
+    if (kept->complete) return ex->end();
+    followers_->follow(ex, name, after);
   }
 
   // ---- DELETE: end the session ----
@@ -796,6 +841,7 @@ class endpoint {
   // Shared with the replies' tokens, which may outlive the endpoint.
   std::shared_ptr<in_flight_table> in_flight_ = std::make_shared<in_flight_table>();
   std::atomic<bool> draining_{false};
+  std::unique_ptr<stream_followers> followers_;  // with an event store: streams other processes write
   // What the spec says to assume of a client that sends no MCP-Protocol-Version.
   static constexpr std::string_view assumed_version = "2025-03-26";
 };

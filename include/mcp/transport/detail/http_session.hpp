@@ -8,12 +8,14 @@
 #include <mcp/json/json.hpp>
 #include <mcp/transport/detail/http_message.hpp>
 #include <mcp/transport/detail/sse.hpp>
+#include <mcp/transport/event_store.hpp>
 #include <mcp/transport/http_types.hpp>
 #include <mcp/transport/transport.hpp>
 
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <exception>
 #include <functional>
 #include <map>
 #include <memory>
@@ -37,11 +39,22 @@ using exchange = mcp::http::response_writer;
 // An SSE stream that outlives its HTTP connections: every event gets the id "<stream>:<seq>" and
 // a bounded buffer keeps the latest ones, so a client that comes back with Last-Event-ID gets what
 // it missed. A request's stream completes with its response; the session's GET stream never does.
+//
+// With a shared event_store (mirror), every event is also written there under `name`, so that a
+// client can resume the stream through another process (event_store.hpp). The store failing loses
+// only that: `warn` says so, and this process's own client and buffer go on as without it.
 class event_stream : public std::enable_shared_from_this<event_stream> {
  public:
   enum class attach_result { attached, ended, busy };
 
-  event_stream(std::string id, std::size_t capacity) : id_(std::move(id)), capacity_(capacity ? capacity : 1) {}
+  struct mirror {
+    std::shared_ptr<mcp::http::event_store> store;
+    std::string name;                             // "<session id>/<stream id>"
+    std::function<void(const std::string&)> warn;
+  };
+
+  event_stream(std::string id, std::size_t capacity, mirror shared = {})
+      : id_(std::move(id)), capacity_(capacity ? capacity : 1), shared_(std::move(shared)) {}
 
   const std::string& id() const noexcept { return id_; }
 
@@ -65,6 +78,13 @@ class event_stream : public std::enable_shared_from_this<event_stream> {
     if (client_) {
       client_->write(event);
       written_ = seq;
+    }
+    if (shared_.store) {
+      try {  // under the lock: the store gets one stream's events in order
+        shared_.store->append(shared_.name, seq, event, last);
+      } catch (const std::exception& e) {
+        if (shared_.warn) shared_.warn(e.what());
+      }
     }
     events_.emplace_back(seq, std::move(event));
     while (events_.size() > capacity_) events_.pop_front();
@@ -152,6 +172,7 @@ class event_stream : public std::enable_shared_from_this<event_stream> {
   mutable std::mutex mutex_;
   const std::string id_;
   const std::size_t capacity_;
+  const mirror shared_;
   std::uint64_t next_seq_ = 1;
   std::uint64_t written_ = 0;  // highest seq written to a client
   std::deque<std::pair<std::uint64_t, std::string>> events_;
@@ -179,10 +200,14 @@ class http_session {
 
   // A session's stream ids are "g" (its GET stream) and "r1", "r2", ... (its requests' streams).
   // `owner`: the subject of the caller that opened it (empty: nobody authenticated).
-  http_session(server& srv, std::string id, std::size_t replay_events, executor run, std::string owner = {})
-      : id_(std::move(id)),
+  // `events`: where requests' streams are shared with other processes (null: nowhere).
+  http_session(server& srv, std::string id, std::size_t replay_events, executor run, std::string owner = {},
+               std::shared_ptr<mcp::http::event_store> events = nullptr)
+      : srv_(srv),
+        id_(std::move(id)),
         owner_(std::move(owner)),
         replay_events_(replay_events),
+        events_(std::move(events)),
         standalone_(std::make_shared<event_stream>("g", replay_events)),
         core_(std::make_shared<mcp::connection>(srv, std::make_shared<stream_outbound>(standalone_), std::move(run))),
         last_used_(clock::now()) {}
@@ -197,7 +222,20 @@ class http_session {
     std::lock_guard lock(mutex_);
     prune_locked();
     const std::uint64_t n = ++stream_count_;
-    auto s = std::make_shared<event_stream>("r" + std::to_string(n), replay_events_);
+    const std::string stream_id = "r" + std::to_string(n);
+    event_stream::mirror shared;
+    if (events_) {
+      shared.name = id_ + "/" + stream_id;
+      // The server, not the session: the stream may outlive the session (a reply after a DELETE).
+      shared.warn = [&srv = srv_](const std::string& why) { log_diagnostic(srv.options(), "http: the SSE event store failed: " + why); };
+      try {
+        events_->open(shared.name, owner_);
+        shared.store = events_;
+      } catch (const std::exception& e) {
+        shared.warn(e.what());  // this stream stays with this process
+      }
+    }
+    auto s = std::make_shared<event_stream>(stream_id, replay_events_, std::move(shared));
     streams_[n] = s;
     return s;
   }
@@ -254,9 +292,11 @@ class http_session {
 
   static constexpr std::size_t max_kept_streams = 64;
 
+  server& srv_;
   const std::string id_;
   const std::string owner_;
   const std::size_t replay_events_;
+  const std::shared_ptr<mcp::http::event_store> events_;
   std::shared_ptr<event_stream> standalone_;
   std::shared_ptr<mcp::connection> core_;
   std::mutex mutex_;
@@ -287,8 +327,13 @@ inline std::string random_session_id() {
 class session_table {
  public:
   session_table(server& srv, std::size_t max_sessions, std::chrono::seconds idle_timeout, std::size_t replay_events,
-                executor run)
-      : srv_(srv), max_(max_sessions), idle_timeout_(idle_timeout), replay_events_(replay_events), run_(std::move(run)) {}
+                executor run, std::shared_ptr<mcp::http::event_store> events = nullptr)
+      : srv_(srv),
+        max_(max_sessions),
+        idle_timeout_(idle_timeout),
+        replay_events_(replay_events),
+        run_(std::move(run)),
+        events_(std::move(events)) {}
 
   // Null when the table is full even after expiring idle sessions.
   std::shared_ptr<http_session> create(std::string owner = {}) {
@@ -298,7 +343,7 @@ class session_table {
     std::string id;
     do id = random_session_id();
     while (sessions_.count(id));
-    auto s = std::make_shared<http_session>(srv_, id, replay_events_, run_, std::move(owner));
+    auto s = std::make_shared<http_session>(srv_, id, replay_events_, run_, std::move(owner), events_);
     sessions_.emplace(id, s);
     return s;
   }
@@ -364,6 +409,7 @@ class session_table {
   const std::chrono::seconds idle_timeout_;
   const std::size_t replay_events_;
   executor run_;
+  const std::shared_ptr<mcp::http::event_store> events_;
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<http_session>, std::less<>> sessions_;
   bool closed_ = false;

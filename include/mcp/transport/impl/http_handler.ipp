@@ -27,6 +27,8 @@ MCP_DECL endpoint_config make_endpoint_config(const mcp::http::handler_options& 
   c.authorize = o.authorize;
   c.protected_resource_metadata = o.protected_resource_metadata;
   c.metrics = o.metrics;
+  c.event_store = o.event_store;
+  c.max_sessions = o.max_sessions;
   return c;
 }
 
@@ -38,7 +40,8 @@ class handler_impl {
       : srv_(srv),
         idle_timeout_(opts.session_idle_timeout),
         run_(run ? std::move(run) : own_threads(opts.workers)),
-        sessions_(srv, opts.max_sessions, opts.session_idle_timeout, opts.replay_events, run_),
+        sessions_(srv, opts.max_sessions, opts.session_idle_timeout, opts.replay_events, run_,
+                  opts.stateless ? nullptr : opts.event_store),
         endpoint_(srv, make_endpoint_config(opts), sessions_, stats_, run_) {
     if (pool_) sweeper_ = std::thread([this] { sweep_until_closed(); });
   }
@@ -58,6 +61,7 @@ class handler_impl {
     }
     changed_.notify_all();
     sessions_.close_all();
+    endpoint_.close();
   }
 
   void start_draining() { endpoint_.start_draining(); }
