@@ -3,6 +3,7 @@
 // domain socket, and the same HTTP statuses from notes --http and from the notes tools mounted in
 // cpp-httplib (examples/httplib).
 #include "catch.hpp"
+#include "blocking_read.hpp"
 #include "serving.hpp"
 #include "http_client.hpp"
 #include "subprocess.hpp"
@@ -93,15 +94,7 @@ mcp::http::request make_request(const std::string& method, const json& body, con
   return r;
 }
 
-// The whole body of a blocking_writer's answer (a stream is read to its end).
-std::string read_all(mcp::http::blocking_writer& w) {
-  std::string out = w.wait_head().body;
-  if (!w.streaming()) return out;
-  for (int i = 0; i < 500; ++i)
-    if (w.pull(out, 10ms) == mcp::http::blocking_writer::pulled::ended) return out;
-  FAIL("the stream did not end");
-  return out;
-}
+using test::read_all;
 
 }  // namespace
 

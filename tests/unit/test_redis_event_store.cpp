@@ -5,6 +5,7 @@
 // Redis and follows the rest until the response. Tagged [.redis] (the ctest mcp_tests.redis).
 #if MCP_TEST_REDIS
 #include "catch.hpp"
+#include "blocking_read.hpp"
 #include "redis_server.hpp"
 
 #include <mcp/core/server.hpp>
@@ -94,15 +95,7 @@ mcp::http::request resume(const std::string& session, const std::string& last_ev
   return r;
 }
 
-// The stream's body until it ends (5 s at most).
-std::string read_all(mcp::http::blocking_writer& w) {
-  std::string out = w.wait_head().body;
-  if (!w.streaming()) return out;
-  for (int i = 0; i < 500; ++i)
-    if (w.pull(out, 10ms) == mcp::http::blocking_writer::pulled::ended) return out;
-  FAIL("the stream did not end");
-  return out;
-}
+using test::read_all;
 
 // The id of the last event in SSE text.
 std::string last_id(const std::string& sse) {

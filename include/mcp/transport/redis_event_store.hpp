@@ -84,15 +84,13 @@ class redis_event_store final : public event_store {
     for (std::size_t i = 0; i < list.elements && i < max_events_; ++i) {
       const redisReply& item = *list.element[i];
       if (item.type != REDIS_REPLY_STRING) continue;
-      std::optional<std::uint64_t> seq;
       std::size_t space = 0;
-      std::uint64_t n = 0;
-      for (; space < item.len && space < 20 && item.str[space] >= '0' && item.str[space] <= '9'; ++space)
-        n = n * 10 + static_cast<std::uint64_t>(item.str[space] - '0');
+      std::uint64_t seq = 0;
+      for (; space < item.len && space < 19 && item.str[space] >= '0' && item.str[space] <= '9'; ++space)
+        seq = seq * 10 + static_cast<std::uint64_t>(item.str[space] - '0');
       if (space == 0 || space >= item.len || item.str[space] != ' ') continue;  // not written by append()
-      seq = n;
-      if (*seq <= after || (!out.events.empty() && *seq <= out.events.back().first)) continue;  // a retried append
-      out.events.emplace_back(*seq, std::string(item.str + space + 1, item.len - space - 1));
+      if (seq <= after || (!out.events.empty() && seq <= out.events.back().first)) continue;  // a retried append
+      out.events.emplace_back(seq, std::string(item.str + space + 1, item.len - space - 1));
     }
     return out;
   }
