@@ -525,17 +525,26 @@ json encode(const T& value) {
   return out;
 }
 
+namespace detail {
+// decode() for a value whose depth the caller has already bounded (a tool's arguments, which
+// validation walked just before): the same decoding without a second walk of the whole value.
+template <class T>
+T decode_checked_depth(const json& j) {
+  static_assert(std::is_default_constructible_v<T>, "mcp::decode: T must be default-constructible");
+  T out{};
+  decode_into(j, out, nullptr);
+  return out;
+}
+}  // namespace detail
+
 // JSON to T; throws mcp::decode_error naming the bad value's JSON Pointer. A value nested more
 // than `max_depth` levels deep (arrays and objects) is refused before anything recurses into it:
 // a recursive type or an mcp::json field would otherwise follow it all the way down.
 template <class T>
 T decode(const json& j, std::size_t max_depth = detail::default_max_json_depth) {
-  static_assert(std::is_default_constructible_v<T>, "mcp::decode: T must be default-constructible");
   if (detail::nested_deeper_than(j, max_depth))
     detail::fail(nullptr, "nested more than " + std::to_string(max_depth) + " levels deep (arrays and objects)");
-  T out{};
-  detail::decode_into(j, out, nullptr);
-  return out;
+  return detail::decode_checked_depth<T>(j);
 }
 
 }  // namespace v0

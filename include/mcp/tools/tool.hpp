@@ -175,7 +175,8 @@ struct typed_tool {
           } else {
             std::optional<In> decoded;
             try {
-              decoded.emplace(decode<In>(*checked, argument_depth_limit(s.owner->options().max_json_depth)));
+              // check_arguments validated *checked, which refuses a value deeper than the limit.
+              decoded.emplace(detail::decode_checked_depth<In>(*checked));
             } catch (const decode_error& e) {
               // What validates decodes (tests/unit/test_reflect.cpp checks it); were a case missed,
               // it is still the caller's argument, so say so rather than report an internal error.

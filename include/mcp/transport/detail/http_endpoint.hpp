@@ -424,7 +424,7 @@ class endpoint {
     mcp::http::bearer_challenge challenge;
     challenge.resource_metadata = metadata_url_;
     default_challenge_ = challenge.to_string();
-    if (config_.event_store && !config_.stateless)
+    if (config_.event_store)  // its thread starts with the first stream followed
       followers_ = std::make_unique<stream_followers>(config_.event_store, config_.max_sessions);
   }
 

@@ -40,8 +40,7 @@ class handler_impl {
       : srv_(srv),
         idle_timeout_(opts.session_idle_timeout),
         run_(run ? std::move(run) : own_threads(opts.workers)),
-        sessions_(srv, opts.max_sessions, opts.session_idle_timeout, opts.replay_events, run_,
-                  opts.stateless ? nullptr : opts.event_store),
+        sessions_(srv, opts.max_sessions, opts.session_idle_timeout, opts.replay_events, run_, opts.event_store),
         endpoint_(srv, make_endpoint_config(opts), sessions_, stats_, run_) {
     if (pool_) sweeper_ = std::thread([this] { sweep_until_closed(); });
   }
