@@ -1,9 +1,10 @@
 // One JSON-RPC message from a client, as the core reads it. Every message any transport receives
 // is read here, once: the envelope's members (jsonrpc, id, method, params, result, error) are read
 // straight from the text, in any order, without a tree for the envelope itself; result and error
-// become trees, and params a tree beside tools/call's name and arguments (detail::request_params). connection::receive(text) reads with it; a transport that must look at a
-// message before it hands it on (HTTP decides statuses and sessions from it) calls read() itself
-// and passes the message to connection::receive.
+// become trees, and params a tree beside tools/call's name and arguments (detail::request_params),
+// an object "arguments" kept as checked text until someone reads it. connection::receive(text)
+// reads with it; a transport that must look at a message before it hands it on (HTTP decides
+// statuses and sessions from it) calls read() itself and passes the message to connection::receive.
 #pragma once
 
 #include <mcp/core/detail/request_params.hpp>
@@ -189,6 +190,11 @@ inline bool message::read_params(detail::json_reader& in) {
     if (detail::is_word(key, "name") && in.peek('"')) {
       if (!in.read_string_view(word, value_scratch)) return false;
       params_.set_name(word);
+    } else if (detail::is_word(key, "arguments") && in.peek('{')) {
+      const char* start = in.position();
+      if (!in.skip_value(open)) return false;
+      params_.set_arguments_text(std::string_view(start, static_cast<std::size_t>(in.position() - start)), open,
+                                 in.max_depth());
     } else if (detail::is_word(key, "arguments")) {
       if (!in.read_value(params_.set_arguments(), open)) return false;
     } else {

@@ -140,12 +140,17 @@ namespace detail {
 
 // How tools/call runs a registered tool: its CallToolResult goes into the sink (a tree or text).
 using tool_runner = std::function<void(const json& arguments, context&, result_sink&)>;
+// A typed tool's second road, a mode of the first: it reads the arguments' text straight into the
+// handler's argument type and runs it, or gives up (false) before running anything, and the tool's
+// tool_runner takes the tree. Proven equal to that road by tests/unit/test_typed_reader.cpp.
+using text_runner = std::function<bool(std::string_view arguments, context&, result_sink&)>;
 
 // A registered tool as the server keeps it: the definition, its runner, its counters, and what
 // tools/list and the HTTP header checks need of it, prepared once.
 struct registered_tool {
   tool_definition def;
   tool_runner run;
+  text_runner run_from_text;  // may be empty
   std::shared_ptr<tool_stats> stats;
   json listed;            // def.to_json() for 2025-era clients, derived schemas in declaration order
   json listed_stateless;  // and for 2026-07-28 ones
@@ -295,7 +300,7 @@ class server {
   json discover() const;
 
   void add_tool(tool_definition tool, detail::tool_runner run, std::shared_ptr<detail::tool_stats> stats,
-                detail::ordered_schemas ordered = {});
+                detail::ordered_schemas ordered = {}, detail::text_runner run_from_text = nullptr);
   // Refuses a Tool whose _meta links an app that is not a registered ui:// resource; call with
   // registry_mutex_ held.
   void check_app_link(const tool_definition& tool) const;

@@ -38,6 +38,7 @@ class schema_error : public error {
 
 namespace detail {
 struct compiled_schema;  // detail/compiled_schema.hpp
+class plain_schema;      // detail/validation_fast_path.hpp
 }
 
 // Checks values against one JSON Schema. Copies share what was compiled; validate() is safe to call
@@ -62,6 +63,9 @@ class validator {
   // The compiled parts (fast path, valijson, the walk), for the differential tests that keep them
   // in agreement (include <mcp/schema/detail/compiled_schema.hpp>). A detail type: no stability promise.
   const detail::compiled_schema& compiled() const { return *compiled_; }
+  // The fast path alone (null when the schema is not plain enough for it), for readers that follow
+  // it without the rest (detail/typed_reader.hpp). Lives as long as this validator and its copies.
+  const detail::plain_schema* fast_path() const;
 
  private:
   struct trusted {};

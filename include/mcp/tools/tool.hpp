@@ -20,6 +20,7 @@
 #include <mcp/core/detail/reply.hpp>
 #include <mcp/core/server.hpp>
 #include <mcp/schema/coercion.hpp>
+#include <mcp/schema/detail/typed_reader.hpp>
 #include <mcp/schema/reflect.hpp>
 #include <mcp/schema/schema.hpp>
 #include <mcp/schema/validation.hpp>
@@ -160,6 +161,27 @@ struct typed_tool {
   pipeline_settings s;
   const validator* in_validator;
   std::shared_ptr<const validator> own_validator;  // for tools without arguments
+  // null: the tree road only (always so for a tool without arguments)
+  std::unique_ptr<const typed_reader<std::conditional_t<std::is_void_v<In>, bool, In>>> reader;
+
+  // The road from text (detail::text_runner): false when the reader gave up, before anything ran.
+  bool operator()(std::string_view text, context& ctx, result_sink& sink) {
+    if constexpr (std::is_void_v<In>) {
+      return false;
+    } else {
+      In in{};
+      if (!reader->read(text, argument_depth_limit(s.owner->options().max_json_depth), in)) return false;
+      guarded(
+          [&] {
+            if constexpr (WithContext)
+              build_call_result(fn(in, ctx), s, sink);
+            else
+              build_call_result(fn(in), s, sink);
+          },
+          s, sink);
+      return true;
+    }
+  }
 
   void operator()(const json& args, context& ctx, result_sink& sink) {
     json scratch;
@@ -277,17 +299,21 @@ server& server::tool(std::string name, std::string description, Handler&& handle
 
       using pipeline = detail::typed_tool<F, In, shape::takes_context>;
       auto stats = s.stats;
-      auto p = std::make_shared<pipeline>(pipeline{F(std::forward<Handler>(handler)), std::move(s), nullptr, nullptr});
+      auto p = std::make_shared<pipeline>(pipeline{F(std::forward<Handler>(handler)), std::move(s), nullptr, nullptr, nullptr});
+      detail::text_runner from_text;
       if constexpr (std::is_void_v<In>) {
         p->own_validator = std::make_shared<const validator>(def.input_schema);
         p->in_validator = p->own_validator.get();
       } else {
         p->in_validator = &detail::validator_for<In>();
+        p->reader = detail::typed_reader<In>::make(p->in_validator->fast_path());
+        if (p->reader)
+          from_text = [p](std::string_view text, context& ctx, detail::result_sink& sink) { return (*p)(text, ctx, sink); };
       }
       detail::ordered_schemas ordered{nullptr, detail::ordered_output_schema_for<R>()};
       if constexpr (!std::is_void_v<In>) ordered.input = &schema_of_ordered<In>();
       add_tool(std::move(def), [p](const json& args, context& ctx, detail::result_sink& sink) { (*p)(args, ctx, sink); },
-               std::move(stats), ordered);
+               std::move(stats), ordered, std::move(from_text));
     }
   }
   return *this;

@@ -1,6 +1,7 @@
 // A request's params as the core carries them from mcp::message to its handler.
 #pragma once
 
+#include <mcp/json/detail/reader.hpp>
 #include <mcp/json/json.hpp>
 
 #include <optional>
@@ -14,10 +15,12 @@ namespace detail {
 
 // mcp::message reads a params object's "name" (when a string) and "arguments" apart from the other
 // members: a tools/call then needs no map for params at all, which was a fifth of a small call's cost
-// on stdio (issue #20). rest() holds every other member, so it answers for any key but those two;
-// tree() puts them back, once, for a handler that reads params whole. What tree() gives equals what
-// reading params whole gives (tests/unit/test_message.cpp).
-// Not thread-safe: one request's thread uses it at a time.
+// on stdio (issue #20). An object "arguments" is kept as its text, checked but not built: a typed
+// tool reads it straight into its argument type (schema/detail/typed_reader.hpp), and the tree is
+// built from it only for whoever asks for it (issue #24). rest() holds every other member, so it
+// answers for any key but those two; tree() puts them back, once, for a handler that reads params
+// whole. What tree() gives equals what reading params whole gives (tests/unit/test_message.cpp).
+// Not thread-safe: one request's thread uses it at a time; the const members build nothing.
 class request_params {
  public:
   request_params() = default;  // an empty object
@@ -29,11 +32,26 @@ class request_params {
   const json& rest() const { return object_ && rest_.is_null() ? empty_object() : rest_; }
   // "name" when it was set apart (it is a string then), else nullptr: look in rest().
   const std::string* name() const { return name_ ? &*name_ : nullptr; }
-  // "arguments" when it was set apart (any JSON value), else nullptr: look in rest().
-  const json* arguments() const { return arguments_ ? &*arguments_ : nullptr; }
+  // "arguments" when it was set apart (any JSON value), else nullptr: look in rest(). Builds the
+  // tree from the kept text on the first call.
+  const json* arguments() {
+    if (arguments_text_) {
+      arguments_.emplace(build(*arguments_text_));
+      arguments_text_.reset();
+    }
+    return arguments_ ? &*arguments_ : nullptr;
+  }
+  // The same without building: the tree, or one built into `scratch` from the text.
+  const json* arguments(json& scratch) const {
+    if (arguments_text_) return &(scratch = build(*arguments_text_));
+    return arguments_ ? &*arguments_ : nullptr;
+  }
+  // "arguments" as the client wrote it, when it is an object not built yet; else nullptr.
+  const std::string* arguments_text() const { return arguments_text_ ? &*arguments_text_ : nullptr; }
 
   // params whole: the set-apart members go back into the tree on the first call.
   json& tree() {
+    arguments();
     if (object_ && rest_.is_null()) rest_ = json::object();
     if (name_) rest_["name"] = std::move(*name_);
     if (arguments_) rest_["arguments"] = std::move(*arguments_);
@@ -45,7 +63,8 @@ class request_params {
   json whole() const {
     json copy = rest();
     if (name_) copy["name"] = *name_;
-    if (arguments_) copy["arguments"] = *arguments_;
+    json scratch;
+    if (const json* a = arguments(scratch)) copy["arguments"] = *a;
     return copy;
   }
 
@@ -56,7 +75,16 @@ class request_params {
   }
   json& set_arguments() {
     erase("arguments");
+    arguments_text_.reset();
     return arguments_.emplace();
+  }
+  // `text`: an object that json_reader::skip_value accepted at `open` levels within `max_depth`.
+  void set_arguments_text(std::string_view text, std::size_t open, std::size_t max_depth) {
+    erase("arguments");
+    arguments_.reset();
+    arguments_text_.emplace(text);
+    open_ = open;
+    max_depth_ = max_depth;
   }
   json& set_member(std::string key) {
     if (key == "name") name_.reset();
@@ -69,6 +97,11 @@ class request_params {
     static const json empty = json::object();
     return empty;
   }
+  json build(const std::string& text) const {
+    json out;
+    detail::read_json(text, out, max_depth_, open_);  // read before: it can not fail
+    return out;
+  }
   void erase(std::string_view key) {
     if (!rest_.is_object()) return;
     auto& members = rest_.get_ref<json::object_t&>();
@@ -79,6 +112,8 @@ class request_params {
   bool object_ = true;
   std::optional<std::string> name_;
   std::optional<json> arguments_;
+  std::optional<std::string> arguments_text_;
+  std::size_t open_ = 0, max_depth_ = 0;  // where the text was read
 };
 
 }  // namespace detail

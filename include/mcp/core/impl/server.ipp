@@ -100,7 +100,7 @@ MCP_DECL json listed_tool(const tool_definition& def, const ordered_schemas& ord
 }  // namespace detail
 
 MCP_DECL void server::add_tool(tool_definition tool, detail::tool_runner run, std::shared_ptr<detail::tool_stats> stats,
-                             detail::ordered_schemas ordered) {
+                             detail::ordered_schemas ordered, detail::text_runner run_from_text) {
   check_tool_name(tool.name);
   if (!tool.input_schema.is_object() || tool.input_schema.value("type", "") != "object")
     throw definition_error("Tool '" + tool.name + "': inputSchema must be an object schema with \"type\": \"object\"");
@@ -112,6 +112,7 @@ MCP_DECL void server::add_tool(tool_definition tool, detail::tool_runner run, st
   entry->listed_stateless = detail::listed_tool(tool, ordered, true);
   entry->def = std::move(tool);
   entry->run = std::move(run);
+  entry->run_from_text = std::move(run_from_text);
   entry->stats = std::move(stats);
   {
     std::unique_lock lock(registry_mutex_);
@@ -666,16 +667,17 @@ MCP_DECL std::optional<protocol_error> server::template_access(const std::string
 
 MCP_DECL void server::call_tool(context& ctx, detail::request_params& params, detail::reply& out) const {
   const std::string* name = params.name();
-  const json* arguments = params.arguments();
-  if (!name || !arguments) {  // not set apart by mcp::message: look in the tree
+  const std::string* arguments_text = params.arguments_text();  // an object, not read yet
+  const json* arguments = arguments_text ? nullptr : params.arguments();
+  if (!name || (!arguments && !arguments_text)) {  // not set apart by mcp::message: look in the tree
     const json& p = params.rest();
     if (auto n = p.find("name"); !name && n != p.end() && n->is_string()) name = &n->get_ref<const std::string&>();
-    if (auto a = p.find("arguments"); !arguments && a != p.end()) arguments = &*a;
+    if (auto a = p.find("arguments"); !arguments && !arguments_text && a != p.end()) arguments = &*a;
   }
   if (!name) throw protocol_error(error_code::invalid_params, "Invalid params: \"name\" must be the tool's name, a string");
   static const json no_arguments = json::object();
-  if (!arguments || arguments->is_null()) arguments = &no_arguments;
-  if (!arguments->is_object())
+  if (!arguments_text && (!arguments || arguments->is_null())) arguments = &no_arguments;
+  if (arguments && !arguments->is_object())
     throw protocol_error(error_code::invalid_params, "Invalid params: \"arguments\" must be an object");
   std::shared_ptr<const detail::registered_tool> tool = find_tool(*name);
   if (!tool) {
@@ -689,6 +691,15 @@ MCP_DECL void server::call_tool(context& ctx, detail::request_params& params, de
                                                          (known.empty() ? "none" : known));
   }
   if (auto refusal = detail::scope_refusal(ctx.caller(), tool->def.scopes, "the tool '" + *name + "'")) throw *refusal;
+  auto tree_arguments = [&]() -> const json& {  // built from the text where a tool road needs the tree
+    if (!arguments) arguments = params.arguments();
+    return *arguments;
+  };
+  // A typed tool reads the text itself; any other runner, or a typed one that gave up, gets the tree.
+  auto run = [&](detail::result_sink& sink) {
+    if (arguments_text && tool->run_from_text && tool->run_from_text(*arguments_text, ctx, sink)) return;
+    tool->run(tree_arguments(), ctx, sink);
+  };
   if (!ctx.client().stateless) {
     // 2025-11-25: the client asks for a task with params.task, where the tool allows one.
     const json& rest = params.rest();
@@ -702,7 +713,7 @@ MCP_DECL void server::call_tool(context& ctx, detail::request_params& params, de
       throw protocol_error(error_code::method_not_found,
                            "The tool '" + *name + "' does not run as a task: call it without params.task");
     if (asked && tool->def.task != task_mode::forbidden) {
-      out.tree() = start_task(tool, *arguments, ctx, json::object(), true);
+      out.tree() = start_task(tool, tree_arguments(), ctx, json::object(), true);
       return;
     }
   } else if (tool->def.task != task_mode::forbidden) {
@@ -716,7 +727,7 @@ MCP_DECL void server::call_tool(context& ctx, detail::request_params& params, de
                                tasks_extension + " extension in its client capabilities",
                            json{{"requiredCapabilities", {{"extensions", {{tasks_extension, json::object()}}}}}});
     if (declared && tool->def.task_begins == task_start::at_call) {
-      out.tree() = start_task(tool, *arguments, ctx, json::object());
+      out.tree() = start_task(tool, tree_arguments(), ctx, json::object());
       return;
     }
     ctx.may_begin_task_ = declared;
@@ -726,12 +737,12 @@ MCP_DECL void server::call_tool(context& ctx, detail::request_params& params, de
   try {
     if (out.text_allowed()) {  // a 2025-era client: the CallToolResult it receives, written as text
       detail::result_sink sink(out.text(), tool->def.output_schema);
-      tool->run(*arguments, ctx, sink);
+      run(sink);
       is_error = sink.is_error();
       out.set_tool_error(is_error);
     } else {
       detail::result_sink sink(out.tree(), tool->def.output_schema, !ctx.client().stateless);
-      tool->run(*arguments, ctx, sink);
+      run(sink);
       is_error = sink.is_error();
       out.set_tool_error(is_error);
     }
@@ -739,7 +750,7 @@ MCP_DECL void server::call_tool(context& ctx, detail::request_params& params, de
     // ctx.begin_task() on the request: the answers gathered so far carry over to the task's run.
     ctx.may_begin_task_ = false;
     out.clear();
-    out.tree() = start_task(tool, *arguments, ctx, ctx.round_ ? ctx.round_->used : json::object());
+    out.tree() = start_task(tool, tree_arguments(), ctx, ctx.round_ ? ctx.round_->used : json::object());
     return;
   }
   tool->stats->record_call(

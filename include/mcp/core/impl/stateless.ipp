@@ -97,10 +97,11 @@ MCP_DECL std::optional<protocol_error> server::check_stateless(const message& m,
     name_value = *n;
     body_name = &name_value;
   }
-  const json* body_arguments = m.params_.arguments();
   std::vector<detail::header_param> annotated;
   if (const std::string* tool_name = m.params_.name(); name == "tools/call" && tool_name)
     if (auto tool = find_tool(*tool_name)) annotated = tool->header_params;
+  json built;  // the arguments' tree, only for a tool whose arguments headers carry
+  const json* body_arguments = annotated.empty() ? nullptr : m.params_.arguments(built);
   if (auto why = detail::check_standard_headers(*headers, name, params, annotated, body_name, body_arguments))
     return mismatch(*why);
   return refusal;

@@ -112,6 +112,52 @@ class json_reader {
     skip_space();
     return p_ == end_;
   }
+  // Checks one value as read_value() would, building nothing: for a value kept as text and read
+  // later (a tools/call's arguments, read by the tool's own type: schema/detail/typed_reader.hpp).
+  bool skip_value(std::size_t depth) {
+    skip_space();
+    if (p_ < end_ && (*p_ == '{' || *p_ == '[')) {
+      const char close = *p_ == '{' ? '}' : ']';
+      if (depth + 1 > max_depth_) {
+        too_deep_ = true;
+        return false;
+      }
+      ++p_;
+      if (consume(close)) return true;
+      do {
+        if (close == '}') {
+          skip_space();
+          if (p_ == end_ || *p_ != '"' || !skip_string() || !consume(':')) return false;
+        }
+        if (!skip_value(depth + 1)) return false;
+      } while (consume(','));
+      return consume(close);
+    }
+    if (p_ < end_ && *p_ == '"') return skip_string();
+    json scalar;  // a number or a literal: no allocation
+    return value(scalar, depth);
+  }
+  // One value that is not an array or object (false for those, and for what is not JSON).
+  bool read_scalar(json& out) {
+    skip_space();
+    if (p_ == end_ || *p_ == '{' || *p_ == '[') return false;
+    return value(out, 0);
+  }
+  // A string into `out` (replacing what it held, keeping its capacity).
+  bool read_string(std::string& out) {
+    skip_space();
+    if (p_ == end_ || *p_ != '"') return false;
+    out.clear();
+    return string(out);
+  }
+  std::size_t max_depth() const { return max_depth_; }
+  // The next character after white space, or '\0' at the end.
+  char next() {
+    skip_space();
+    return p_ < end_ ? *p_ : '\0';
+  }
+  // Where the reader is in the text.
+  const char* position() const { return p_; }
   // After a failed read: whether it failed for nesting deeper than max_depth (else: not JSON).
   bool too_deep() const { return too_deep_; }
 
@@ -271,6 +317,20 @@ class json_reader {
     return true;
   }
 
+  bool skip_string() {
+    // The usual string: ASCII without escapes, scanned in place; anything else is read and dropped.
+    for (const char* q = p_ + 1; q < end_; ++q) {
+      const auto c = static_cast<unsigned char>(*q);
+      if (c == '"') {
+        p_ = q + 1;
+        return true;
+      }
+      if (c < 0x20 || c == '\\' || c >= 0x80) break;
+    }
+    scratch_.clear();
+    return string(scratch_);
+  }
+
   bool string(std::string& out) {
     ++p_;  // the opening quote
     for (;;) {
@@ -365,6 +425,7 @@ class json_reader {
   const char* end_;
   std::size_t max_depth_;
   bool too_deep_ = false;
+  std::string scratch_;  // skip_string's
 };
 
 // One JSON text into `out`; `out` is unspecified unless the result is ok. `open` levels already

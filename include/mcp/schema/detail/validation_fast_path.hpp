@@ -18,6 +18,7 @@
 #include <optional>
 #include <regex>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -57,6 +58,31 @@ class plain_schema {
   }
 
   bool accepts(const json& value) const { return check(value, 0, 0) == verdict::yes; }
+
+  // What detail/typed_reader.hpp follows over a text without a tree: a node that checks objects by
+  // their properties alone (MCP_STRUCT's shape), or arrays by their items and counts alone. With
+  // anything more on the node the reader does not follow it; scalars it checks with accepts().
+  bool checks_only_properties() const {
+    return !never_ && types_ == t_object && closed_ && !additional_ && !rules_ && !pattern_ && !ref_ &&
+           any_of_.empty() && one_of_.empty() && all_of_.empty() && other_required_.empty();
+  }
+  bool checks_only_items() const {
+    return !never_ && types_ == t_array && items_ && !rules_ && !pattern_ && !ref_ && any_of_.empty() &&
+           one_of_.empty() && all_of_.empty();
+  }
+  // The schema of property `name` (null when it has none), and whether it is required.
+  const plain_schema* property_schema(std::string_view name, bool& required) const {
+    for (const auto& p : properties_)
+      if (p.name == name) {
+        required = p.required;
+        return p.schema.get();
+      }
+    return nullptr;
+  }
+  std::size_t required_count() const { return required_count_; }
+  const plain_schema* items() const { return items_.get(); }
+  std::uint64_t min_items() const { return min_items_.value_or(0); }
+  std::uint64_t max_items() const { return max_items_.value_or(std::numeric_limits<std::uint64_t>::max()); }
 
   plain_schema() = default;
   plain_schema(const plain_schema&) = delete;  // value_rules and "$ref"s point into it

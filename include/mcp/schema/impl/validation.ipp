@@ -195,6 +195,8 @@ MCP_DECL std::vector<violation> validator::validate(const json& instance, std::s
 
 MCP_DECL const json& validator::schema() const { return compiled_->schema; }
 
+MCP_DECL const detail::plain_schema* validator::fast_path() const { return compiled_->fast.get(); }
+
 MCP_DECL const validator& validator::metaschema() {
   static const validator meta(
       [] {

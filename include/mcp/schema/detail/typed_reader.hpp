@@ -1,0 +1,200 @@
+// Reads a typed tool's arguments from their text straight into the handler's argument type,
+// checking each value against the fast path's compiled schema on the way: no mcp::json tree is
+// built, walked and freed for them (issue #24: that tree was two thirds of a call with a long list).
+//
+// It answers only "read, and valid". Whatever it does not follow makes it give up: a key the type
+// lacks or one sent twice, an array or object where the type wants a scalar, a schema node with
+// more than MCP_STRUCT's shape (combinators, "$ref", rules on an object), a type it does not read
+// (maps, variants, sets, mcp::json, mapped types). The tool then takes its tree road: the validator
+// of record, then decode, which also word the refusal. What it accepts, that road accepts and
+// decodes to an equal value: each scalar is checked by the same plain_schema node and decoded by
+// the same decode_into, and the structure is checked as plain_schema checks it.
+// tests/unit/test_typed_reader.cpp and tests/fuzz/fuzz_arguments.cpp compare the two roads.
+#pragma once
+
+#include <mcp/json/detail/reader.hpp>
+#include <mcp/json/json.hpp>
+#include <mcp/schema/detail/validation_fast_path.hpp>
+#include <mcp/schema/reflect.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace mcp {
+inline namespace v0 {
+namespace detail {
+
+// Where the reader is in the schema, prepared once per type: a scalar's node, an array's item, a
+// struct's fields in declaration order.
+struct text_plan {
+  const plain_schema* node = nullptr;
+  std::string name;        // a struct field's JSON name
+  bool required = false;   // a struct field the schema or decode requires
+  std::vector<text_plan> parts;
+  std::uint64_t min_items = 0, max_items = 0;
+};
+
+// Reads values of T (the plan built for T's schema). Immutable once made: safe to use from several
+// threads at once.
+template <class T>
+class typed_reader {
+ public:
+  // Null when T's schema has a node the reader does not follow: the tool then has its tree road only.
+  static std::unique_ptr<const typed_reader> make(const plain_schema* root) {
+    auto out = std::unique_ptr<typed_reader>(new typed_reader());
+    if (!root || !plan<T>(root, out->plan_, 0)) return nullptr;
+    return out;
+  }
+
+  // True when `text` (one object, which json_reader::skip_value accepted) was read into `out` and is
+  // valid; false when it gave up (`out` is then unspecified). `max_depth`: the levels of arrays and
+  // objects the value may have, counted from the value (validator::validate's).
+  bool read(std::string_view text, std::size_t max_depth, T& out) const {
+    json_reader in(text, max_depth);
+    scratch held{std::string(), json()};
+    return value(in, out, plan_, 0, held) && in.at_end();
+  }
+
+ private:
+  typed_reader() = default;
+
+  // The scalar being checked, kept between values so that reading one allocates nothing: strings
+  // apart, since a json holding a number drops a string's buffer.
+  struct scratch {
+    json text, other;
+  };
+
+  template <class M>
+  static constexpr bool is_scalar_v =
+      !has_json_type_v<M> && (std::is_same_v<M, bool> || is_number_v<M> || is_string_v<M> || is_reflected_enum_v<M>);
+
+  // The plan for a value of U at `node`; false where the reader can not follow it.
+  template <class U>
+  static bool plan(const plain_schema* node, text_plan& out, int level) {
+    if (!node || level > 32) return false;  // types nest shallowly; recursive ones stop at their "$ref"
+    out.node = node;
+    if constexpr (is_scalar_v<U> || (is_optional<U>::value && !has_json_type_v<U>)) {
+      return true;  // an optional here (an item) is a scalar or gives up when read
+    } else if constexpr (is_vector<U>::value && !std::is_same_v<U, std::vector<bool>>) {
+      if (!node->checks_only_items()) return false;
+      out.min_items = node->min_items();
+      out.max_items = node->max_items();
+      out.parts.resize(1);
+      return plan<typename U::value_type>(node->items(), out.parts[0], level + 1);
+    } else if constexpr (is_reflected_v<U> && !has_json_type_v<U>) {
+      if (!node->checks_only_properties()) return false;
+      const auto& fields = fields_of<U>();
+      if (std::tuple_size_v<std::decay_t<decltype(fields)>> > 64) return false;
+      const auto& required = required_of<U>();
+      bool ok = true;
+      std::size_t schema_required = 0;
+      out.parts.resize(std::tuple_size_v<std::decay_t<decltype(fields)>>);
+      for_each_field(fields, [&](const auto& f, auto index) {
+        using M = typename std::decay_t<decltype(f)>::member_type;
+        text_plan& part = out.parts[index];
+        bool in_schema = false;
+        const plain_schema* child = node->property_schema(f.name, in_schema);
+        part.name = f.name;
+        part.required = in_schema || required[index];
+        schema_required += in_schema;
+        if constexpr (is_optional<M>::value)  // a field: absent or its value's schema (never null)
+          ok = ok && plan<typename M::value_type>(child, part, level + 1);
+        else
+          ok = ok && plan<M>(child, part, level + 1);
+      });
+      // Every property the schema requires is a field, so a missing one is seen.
+      return ok && schema_required == node->required_count();
+    } else {
+      return false;
+    }
+  }
+
+  template <class U>
+  static bool value(json_reader& in, U& out, const text_plan& p, std::size_t depth, scratch& held) {
+    if constexpr (is_scalar_v<U> || (is_optional<U>::value && !has_json_type_v<U>)) {
+      json* scalar = &held.other;
+      if (in.next() == '"') {  // into the held string's own buffer: no allocation once it has grown
+        scalar = &held.text;
+        if (!in.read_string(scalar->get_ref<std::string&>())) return false;
+      } else if (!in.read_scalar(*scalar)) {
+        return false;
+      }
+      if (!p.node->accepts(*scalar)) return false;
+      try {
+        decode_into(*scalar, out, nullptr);
+      } catch (const decode_error&) {
+        return false;
+      }
+      return true;
+    } else if constexpr (is_vector<U>::value && !std::is_same_v<U, std::vector<bool>>) {
+      if (!enter(in, '[', depth)) return false;
+      out.clear();
+      if (!in.consume(']')) {
+        do {
+          if (out.size() == p.max_items) return false;
+          typename U::value_type item{};
+          if (!value(in, item, p.parts[0], depth + 1, held)) return false;
+          out.push_back(std::move(item));
+        } while (in.consume(','));
+        if (!in.consume(']')) return false;
+      }
+      return out.size() >= p.min_items;
+    } else if constexpr (is_reflected_v<U> && !has_json_type_v<U>) {
+      if (!enter(in, '{', depth)) return false;
+      const auto& fields = fields_of<U>();
+      std::uint64_t seen = 0;
+      if (!in.consume('}')) {
+        std::string key_scratch;
+        std::string_view key;
+        do {
+          if (!in.read_string_view(key, key_scratch) || !in.consume(':')) return false;
+          std::size_t i = 0;
+          while (i < p.parts.size() && p.parts[i].name != key) ++i;
+          if (i == p.parts.size() || (seen >> i & 1)) return false;  // unknown or repeated
+          seen |= std::uint64_t{1} << i;
+          bool ok = false;
+          for_each_field(fields, [&](const auto& f, auto index) {
+            if (index != i) return;
+            using M = typename std::decay_t<decltype(f)>::member_type;
+            auto& member = out.*f.member;
+            if constexpr (is_optional<M>::value) {
+              member.emplace();
+              ok = value(in, *member, p.parts[index], depth + 1, held);
+            } else {
+              ok = value(in, member, p.parts[index], depth + 1, held);
+            }
+          });
+          if (!ok) return false;
+        } while (in.consume(','));
+        if (!in.consume('}')) return false;
+      }
+      bool complete = true;
+      for_each_field(fields, [&](const auto& f, auto index) {  // absent ones, as decode_struct does
+        if (seen >> index & 1) return;
+        if (p.parts[index].required) complete = false;
+        std::apply([&](const auto&... c) { (assign_if_default(out.*f.member, c), ...); }, f.constraints);
+      });
+      return complete;
+    } else {
+      return false;
+    }
+  }
+
+  // Opens an array or object `depth` levels down, unless that is past the reader's limit or the
+  // depth where the fast path hands over to valijson.
+  static bool enter(json_reader& in, char open, std::size_t depth) {
+    if (depth + 1 > in.max_depth() || depth >= default_max_json_depth) return false;
+    return in.consume(open);
+  }
+
+  text_plan plan_;
+};
+
+}  // namespace detail
+}  // namespace v0
+}  // namespace mcp

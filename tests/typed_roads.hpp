@@ -1,0 +1,64 @@
+// The two roads a typed tool's arguments can take (issue #24), for the tests that keep them equal:
+// from the text straight into the type (detail::typed_reader), and through the tree (read, the
+// validator of record, decode). Used by tests/unit/test_typed_reader.cpp and
+// tests/fuzz/fuzz_arguments.cpp.
+#pragma once
+
+#include <mcp/json/detail/reader.hpp>
+#include <mcp/schema/detail/typed_reader.hpp>
+#include <mcp/schema/detail/validator_for.hpp>
+#include <mcp/schema/reflect.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace typed_roads {
+
+// What the text road makes of `text`: the value it read, encoded, or nullopt when it gave up.
+template <class T>
+std::optional<mcp::json> by_text(const mcp::detail::typed_reader<T>& reader, std::string_view text, std::size_t max_depth) {
+  T out{};
+  if (!reader.read(text, max_depth, out)) return std::nullopt;
+  return mcp::encode(out);
+}
+
+// What the tree road makes of it: the decoded value, encoded, or nullopt when it is refused.
+template <class T>
+std::optional<mcp::json> by_tree(std::string_view text, std::size_t max_depth) {
+  mcp::json tree;
+  if (mcp::detail::read_json(text, tree, max_depth) != mcp::detail::read_result::ok) return std::nullopt;
+  if (!mcp::detail::validator_for<T>().validate(tree, max_depth).empty()) return std::nullopt;
+  try {
+    return mcp::encode(mcp::detail::decode_checked_depth<T>(tree));
+  } catch (const mcp::decode_error&) {
+    return std::nullopt;
+  }
+}
+
+// Whether `text` is what mcp::message keeps as text for the reader: one object, JSON within the depth.
+inline bool kept_as_text(std::string_view text, std::size_t max_depth) {
+  mcp::detail::json_reader in(text, max_depth);
+  return in.peek('{') && in.skip_value(0) && in.at_end();
+}
+
+struct outcome {
+  bool text_accepted = false, tree_accepted = false;
+  std::string disagreement;  // empty: whatever the text road accepted, the tree road accepted as the same value
+};
+
+template <class T>
+outcome compare(const mcp::detail::typed_reader<T>& reader, std::string_view text, std::size_t max_depth) {
+  outcome o;
+  const auto tree = by_tree<T>(text, max_depth);
+  o.tree_accepted = tree.has_value();
+  if (!kept_as_text(text, max_depth)) return o;  // the message builds the tree for anything else
+  const auto read = by_text<T>(reader, text, max_depth);
+  o.text_accepted = read.has_value();
+  if (read && !tree) o.disagreement = "the text road accepted what the tree road refuses";
+  if (read && tree && *read != *tree) o.disagreement = "the roads decoded different values: " + read->dump() + " vs " + tree->dump();
+  return o;
+}
+
+}  // namespace typed_roads

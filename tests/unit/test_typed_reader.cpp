@@ -1,0 +1,301 @@
+// The text road of a typed tool (issue #24): its arguments read from their text straight into the
+// handler's type (detail::typed_reader), against the tree road (read, the validator of record,
+// decode). Whatever the text road accepts, the tree road must accept and decode to an equal value;
+// for the types it follows it must give up on nothing the tree road accepts, or it would be a road
+// no call takes. tests/fuzz/fuzz_arguments.cpp compares the roads on arbitrary bytes.
+#include "catch.hpp"
+#include "schema_cases.hpp"
+#include "typed_roads.hpp"
+
+#include <mcp/mcp.hpp>
+#include <mcp/testing.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+using mcp::json;
+
+namespace tr {
+enum class priority { low, normal, high };
+MCP_ENUM(priority, (low, "low"), (normal, "normal"), (high, "high"));
+
+struct item {
+  std::string sku;
+  int qty = 1;
+  priority prio = priority::normal;
+  std::vector<std::string> tags;
+};
+MCP_STRUCT(item, (sku, "SKU", mcp::pattern("^[A-Z]{3}-[0-9]{4}$")), (qty, "Quantity", mcp::minimum(1), mcp::maximum(1000)),
+           (prio, "Priority", mcp::json_name("priority")), (tags, "Tags", mcp::max_items(8)));
+
+struct order {
+  std::string customer;
+  std::vector<item> items;
+};
+MCP_STRUCT(order, (customer, "Customer"), (items, "Items"));
+
+struct point {
+  double x = 0;
+  double y = 0;
+};
+MCP_STRUCT(point, (x, "X", mcp::minimum(-1000), mcp::maximum(1000)), (y, "Y"));
+
+// Every kind of field the reader follows, with every constraint it checks through the schema.
+struct plain {
+  std::string title;
+  std::optional<std::string> nickname;
+  std::string email;
+  std::int64_t step = 0;
+  std::uint8_t level = 0;
+  std::uint64_t huge = 0;
+  double ratio = 0.5;
+  float single = 0;
+  bool flag = false;
+  priority prio = priority::low;
+  std::optional<priority> accent;
+  point origin;
+  std::vector<point> path;
+  std::vector<std::optional<int>> holes;
+  std::optional<std::vector<std::string>> aliases;
+  std::vector<std::vector<int>> grid;
+};
+MCP_STRUCT(plain, (title, "Title", mcp::min_length(1), mcp::max_length(12)), (nickname, "Nickname", mcp::max_length(3)),
+           (email, "Mail", mcp::format("email"), mcp::default_value("a@b.c")),
+           (step, "Step", mcp::multiple_of(5), mcp::exclusive_maximum(100), mcp::default_value(0)),
+           (level, "Level", mcp::default_value(3)), (huge, "Huge", mcp::default_value(0)),
+           (ratio, "Ratio", mcp::exclusive_minimum(0), mcp::maximum(1), mcp::default_value(0.5)),
+           (single, "Single", mcp::default_value(0.0f)), (flag, "Flag", mcp::default_value(true)),
+           (prio, "Priority", mcp::default_value(priority::high)), (accent, "Accent"),
+           (origin, "Origin", mcp::default_value(point{1, 2})),
+           (path, "Path", mcp::max_items(3), mcp::default_value(std::vector<point>{})),
+           (holes, "Holes", mcp::default_value(std::vector<std::optional<int>>{})), (aliases, "Aliases", mcp::min_items(1)),
+           (grid, "Grid", mcp::min_items(1), mcp::default_value(std::vector<std::vector<int>>{{0}})));
+
+// Types it does not follow: the tool keeps the tree road alone.
+struct node {
+  std::string name;
+  std::vector<node> children;
+};
+MCP_STRUCT(node, (name, "Name"), (children, "Children"));
+struct with_map {
+  std::map<std::string, int> counts;
+};
+MCP_STRUCT(with_map, (counts, "Counts"));
+struct with_unique {
+  std::vector<int> ids;
+};
+MCP_STRUCT(with_unique, (ids, "Ids", mcp::unique_items()));
+struct with_json {
+  json extra;
+};
+MCP_STRUCT(with_json, (extra, "Anything"));
+struct with_set {
+  std::set<int> ids;
+};
+MCP_STRUCT(with_set, (ids, "Ids"));
+}  // namespace tr
+
+namespace {
+
+constexpr std::size_t depth_limit = 126;  // a message's 128 less the envelope and params
+
+template <class T>
+const mcp::detail::typed_reader<T>& reader_for() {
+  static const auto reader = mcp::detail::typed_reader<T>::make(mcp::detail::validator_for<T>().fast_path());
+  REQUIRE(reader);
+  return *reader;
+}
+
+// Texts of one value as a client may write it: compact, indented, ASCII-escaped.
+std::vector<std::string> spellings(const json& value) {
+  return {value.dump(), value.dump(2), value.dump(-1, ' ', true)};
+}
+
+struct tally {
+  int texts = 0, tree_accepted = 0, text_accepted = 0;
+  std::string first;
+  void add(const typed_roads::outcome& o, const std::string& text) {
+    ++texts;
+    tree_accepted += o.tree_accepted;
+    text_accepted += o.text_accepted;
+    if (!o.disagreement.empty() && first.empty()) first = o.disagreement + "\ntext: " + text;
+  }
+};
+
+// A value made valid from `value` field by field: each of its members that keeps `base` valid
+// replaces base's, and an array member keeps those of its items that do. The generator's values
+// are mostly invalid somewhere (it aims at the edges), so this is where the valid ones come from.
+template <class T>
+json made_valid(const json& value, json base) {
+  auto valid = [](const json& v) { return typed_roads::by_tree<T>(v.dump(), depth_limit).has_value(); };
+  if (!value.is_object()) return base;
+  for (const auto& [key, member] : value.items()) {
+    json trial = base;
+    trial[key] = member;
+    if (valid(trial)) {
+      base = std::move(trial);
+    } else if (member.is_array()) {
+      trial[key] = json::array();
+      for (const auto& item : member) {
+        trial[key].push_back(item);
+        if (!valid(trial)) trial[key].erase(trial[key].size() - 1);
+      }
+      if (valid(trial)) base = std::move(trial);
+    }
+  }
+  return base;
+}
+
+// Random values near T's schema (the differential tests' generator) and valid ones made from them
+// over `base`, each in several spellings, and broken texts made from them.
+template <class T>
+tally run(std::uint64_t seed, int values, const json& base) {
+  const json schema = mcp::schema_of<T>();
+  schema_cases::entropy e(seed);
+  schema_cases::generator gen(e, false);
+  tally whole, broken;
+  for (int i = 0; i < values; ++i) {
+    const json near = gen.value(schema);
+    for (const json& value : {near, made_valid<T>(near, base)}) {
+      for (const std::string& text : spellings(value))
+        whole.add(typed_roads::compare(reader_for<T>(), text, depth_limit), text);
+      const std::string text = value.dump();
+      // A repeated key (the tree keeps the last), a cut, a changed byte.
+      if (value.is_object() && !value.empty()) {
+        const std::string twice = "{" + json(value.begin().key()).dump() + ":0," + text.substr(1);
+        broken.add(typed_roads::compare(reader_for<T>(), twice, depth_limit), twice);
+      }
+      const std::string cut = text.substr(0, e.below(text.size() + 1));
+      broken.add(typed_roads::compare(reader_for<T>(), cut, depth_limit), cut);
+      std::string changed = text;
+      if (!changed.empty()) changed[e.below(changed.size())] = "0\"x,:]}[{-.e9 "[e.below(14)];
+      broken.add(typed_roads::compare(reader_for<T>(), changed, depth_limit), changed);
+    }
+  }
+  INFO("first disagreement on a broken text: " << broken.first);
+  CHECK(broken.first.empty());
+  CHECK(broken.text_accepted > 0);
+  return whole;
+}
+
+template <class T>
+void check_roads(std::uint64_t seed, int values, const json& base) {
+  const tally t = run<T>(seed, values, base);
+  INFO(t.texts << " texts, the tree road accepted " << t.tree_accepted << ", the text road " << t.text_accepted
+               << "; first disagreement: " << t.first);
+  CHECK(t.first.empty());
+  // The text road takes every valid spelling of a value (no repeated keys here), and both verdicts came up.
+  CHECK(t.text_accepted == t.tree_accepted);
+  CHECK(t.tree_accepted > t.texts / 10);
+  CHECK(t.tree_accepted < t.texts * 9 / 10);
+}
+
+}  // namespace
+
+TEST_CASE("typed reader: the text road accepts exactly what the tree road accepts, as the same value",
+          "[typed-reader][differential]") {
+  check_roads<tr::order>(24, 600, {{"customer", "c"}, {"items", json::array()}});
+  check_roads<tr::item>(2024, 600, {{"sku", "ABC-1234"}, {"qty", 1}, {"priority", "low"}, {"tags", json::array()}});
+  check_roads<tr::plain>(20261126, 600, {{"title", "t"}});
+}
+
+TEST_CASE("typed reader: corner cases of the text, each as the tree road decides them", "[typed-reader]") {
+  const auto& reader = reader_for<tr::item>();
+  struct corner {
+    const char* text;
+    bool valid;
+  };
+  const corner corners[] = {
+      {R"({"sku":"ABC-1234","qty":5,"priority":"high","tags":["a","b"]})", true},
+      {R"( { "sku" : "ABC-1234" , "qty" : 5 ,"priority":"low","tags":[ ] } )", true},  // white space
+      {R"({"\u0073ku":"ABC-1234","qty":5,"priority":"low","tags":[]})", true},          // an escaped key
+      {R"({"sku":"\u0041BC-1234","qty":5,"priority":"low","tags":["\u00e9"]})", true},  // escaped values
+      {R"({"sku":"ABC-1234","qty":5,"priority":"low"})", false},                         // tags are required
+      {R"({"sku":"ABC-1234","qty":5.0})", false},                              // 5.0 is not an integer
+      {R"({"sku":"ABC-1234","qty":1e2})", false},
+      {R"({"sku":"ABC-1234","qty":1001})", false},
+      {R"({"sku":"abc-1234","qty":5})", false},                                // the pattern
+      {R"({"sku":"ABC-1234","qty":5,"priority":"urgent"})", false},            // not in the enum
+      {R"({"sku":"ABC-1234","qty":5,"prio":"high"})", false},                  // the member's name is not the JSON name
+      {R"({"sku":"ABC-1234","qty":5,"tags":["1","2","3","4","5","6","7","8","9"]})", false},  // maxItems
+      {R"({"sku":"ABC-1234","qty":5,"tags":[1]})", false},
+      {R"({"sku":"ABC-1234","qty":null})", false},
+      {R"({"qty":5})", false},                                                 // sku is required
+      {R"({"sku":"ABC-1234","qty":5,"extra":1})", false},                      // additionalProperties: false
+      {R"({"sku":"ABC-1234","qty":5,"tags":[],"priority":"high"})", true},
+  };
+  for (const auto& c : corners) {
+    INFO(c.text);
+    const auto tree = typed_roads::by_tree<tr::item>(c.text, depth_limit);
+    const auto text = typed_roads::by_text<tr::item>(reader, c.text, depth_limit);
+    CHECK(tree.has_value() == c.valid);
+    CHECK(text.has_value() == c.valid);
+    if (tree && text) CHECK(*tree == *text);
+  }
+  // A repeated key: the tree keeps the last; the text road gives up and leaves it to the tree.
+  const char* twice = R"({"sku":"XYZ-0000","sku":"ABC-1234","qty":5,"priority":"low","tags":[]})";
+  CHECK(typed_roads::by_tree<tr::item>(twice, depth_limit) ==
+        json{{"sku", "ABC-1234"}, {"qty", 5}, {"priority", "low"}, {"tags", json::array()}});
+  CHECK_FALSE(typed_roads::by_text<tr::item>(reader, twice, depth_limit));
+  // Depth: the limit counts from the arguments, as validate()'s does; order is three levels deep.
+  const char* deep = R"({"customer":"c","items":[{"sku":"ABC-1234","qty":1,"priority":"low","tags":["x"]}]})";
+  CHECK(typed_roads::by_text<tr::order>(reader_for<tr::order>(), deep, 4));
+  CHECK_FALSE(typed_roads::by_text<tr::order>(reader_for<tr::order>(), deep, 3));
+  CHECK_FALSE(typed_roads::by_tree<tr::order>(deep, 3));
+}
+
+TEST_CASE("typed reader: types and schemas it does not follow keep the tree road alone", "[typed-reader]") {
+  using mcp::detail::typed_reader;
+  using mcp::detail::validator_for;
+  CHECK_FALSE(typed_reader<tr::node>::make(validator_for<tr::node>().fast_path()));  // recursive: a "$ref"
+  CHECK_FALSE(typed_reader<tr::with_map>::make(validator_for<tr::with_map>().fast_path()));
+  CHECK_FALSE(typed_reader<tr::with_unique>::make(validator_for<tr::with_unique>().fast_path()));
+  CHECK_FALSE(typed_reader<tr::with_json>::make(validator_for<tr::with_json>().fast_path()));
+  CHECK_FALSE(typed_reader<tr::with_set>::make(validator_for<tr::with_set>().fast_path()));
+  CHECK(typed_reader<tr::plain>::make(validator_for<tr::plain>().fast_path()));
+}
+
+TEST_CASE("typed reader: a tool answers the same on either road", "[typed-reader]") {
+  // The same server, once as it is (the text road) and once with a middleware that reads params
+  // whole before the tool runs, which builds the arguments' tree and so sends the call down the
+  // tree road.
+  auto answers = [](bool through_tree) {
+    mcp::server_info info;
+    info.name = "roads";
+    info.version = "1.0";
+    mcp::server srv(info);
+    if (through_tree)
+      srv.use([](mcp::request_info& r, const std::function<void()>& next) {
+        (void)r.params();
+        next();
+      });
+    srv.tool("order", "Sums an order.", [](const tr::order& in) {
+      tr::point out{static_cast<double>(in.items.size()), 0};
+      for (const auto& i : in.items) out.y += i.qty;
+      return out;
+    });
+    mcp::testing::client c(srv);
+    c.initialize();
+    std::vector<json> got;
+    for (const json& args :
+         {json{{"customer", "c"},
+               {"items",
+                {{{"sku", "ABC-1234"}, {"qty", 2}, {"priority", "low"}, {"tags", json::array()}},
+                 {{"sku", "XYZ-0001"}, {"qty", 3}, {"priority", "high"}, {"tags", {"a"}}}}}},
+          json{{"customer", "c"}, {"items", {{{"sku", "bad"}, {"qty", 2}, {"priority", "low"}, {"tags", json::array()}}}}},
+          json{{"customer", "c"}, {"items", json::array()}, {"unknown", 1}}, json::object()})
+      got.push_back(c.call_tool("order", args));
+    return got;
+  };
+  const auto by_text = answers(false);
+  const auto by_tree = answers(true);
+  REQUIRE(by_text.size() == by_tree.size());
+  for (std::size_t i = 0; i < by_text.size(); ++i) CHECK(by_text[i] == by_tree[i]);
+  CHECK(by_text[0]["structuredContent"] == json{{"x", 2.0}, {"y", 5.0}});
+  CHECK(by_text[1]["isError"] == true);  // worded by the tree road: the text road gave up
+  CHECK(by_text[1]["content"][0]["text"].get<std::string>().find("pattern") != std::string::npos);
+}
