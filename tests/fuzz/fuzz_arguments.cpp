@@ -3,12 +3,15 @@
 //  - a value the validator accepts must decode (the schema and the decoder agree);
 //  - coercion leaves an already valid value alone;
 //  - what decode produced encodes to a value that is valid again and decodes to the same thing;
-//  - the fast path (which the reflected schema always gets) accepts exactly what valijson accepts.
+//  - the fast path (which the reflected schema always gets) accepts exactly what valijson accepts;
+//  - the text road of a typed tool (detail::typed_reader, on the bytes as the arguments' text)
+//    accepts only what the tree road accepts, and decodes it to the same value.
 // And the differential oracle, on the same bytes read as choices: a random schema of the shapes
 // MCP_STRUCT emits (or a runtime schema's) and values near it, on which the fast path and the walk
 // that explains a refusal must agree with valijson, the validator of record (tests/schema_cases.hpp,
 // the generator of tests/unit/test_validation_differential.cpp).
 #include "../schema_cases.hpp"
+#include "../typed_roads.hpp"
 #include "fuzz_types.hpp"
 
 #include <mcp/schema/coercion.hpp>
@@ -20,6 +23,20 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+
+namespace fz {
+// What the text road follows: patterns, bounds, lengths, enums, nested structs, arrays, optionals.
+struct plain_order {
+  std::string customer;
+  std::vector<line> lines;
+  std::optional<point> at;
+  std::vector<tag> tags;
+  std::optional<color> accent;
+  bool rush = false;
+};
+MCP_STRUCT(plain_order, (customer, "Customer", mcp::min_length(1)), (lines, "Lines", mcp::max_items(4)), (at, "Where"),
+           (tags, "Tags", mcp::default_value(std::vector<tag>{})), (accent, "Accent"), (rush, "Rush", mcp::default_value(false)));
+}  // namespace fz
 
 namespace {
 
@@ -70,8 +87,21 @@ void hunt_disagreements(const std::uint8_t* data, std::size_t size) {
 
 }  // namespace
 
+// The bytes as a typed tool's arguments text, down both roads.
+void compare_roads(const std::uint8_t* data, std::size_t size) {
+  static const auto reader =
+      mcp::detail::typed_reader<fz::plain_order>::make(mcp::detail::validator_for<fz::plain_order>().fast_path());
+  if (!reader) disagree("the text road does not follow plain_order", nullptr, "");
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  for (std::size_t depth : {126, 3}) {
+    const auto o = typed_roads::compare(*reader, text, depth);
+    if (!o.disagreement.empty()) disagree("the text and tree roads disagree", nullptr, o.disagreement + "\ntext: " + std::string(text));
+  }
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   hunt_disagreements(data, size);
+  compare_roads(data, size);
   static const mcp::validator v(mcp::schema_of<fz::rich>());
   mcp::json args = mcp::json::parse(data, data + size, nullptr, false);
   if (args.is_discarded()) return 0;
