@@ -90,14 +90,10 @@ class json_reader {
     skip_space();
     if (p_ == end_ || *p_ != '"') return false;
     const char* start = p_ + 1;
-    for (const char* q = start; q < end_; ++q) {
-      const auto c = static_cast<unsigned char>(*q);
-      if (c == '"') {
-        out = std::string_view(start, static_cast<std::size_t>(q - start));
-        p_ = q + 1;
-        return true;
-      }
-      if (c < 0x20 || c == '\\' || c >= 0x80) break;
+    if (const char* q = plain_run_end(start, end_); q < end_ && *q == '"') {
+      out = std::string_view(start, static_cast<std::size_t>(q - start));
+      p_ = q + 1;
+      return true;
     }
     scratch.clear();
     if (!string(scratch)) return false;
@@ -319,13 +315,9 @@ class json_reader {
 
   bool skip_string() {
     // The usual string: ASCII without escapes, scanned in place; anything else is read and dropped.
-    for (const char* q = p_ + 1; q < end_; ++q) {
-      const auto c = static_cast<unsigned char>(*q);
-      if (c == '"') {
-        p_ = q + 1;
-        return true;
-      }
-      if (c < 0x20 || c == '\\' || c >= 0x80) break;
+    if (const char* q = plain_run_end(p_ + 1, end_); q < end_ && *q == '"') {
+      p_ = q + 1;
+      return true;
     }
     scratch_.clear();
     return string(scratch_);
@@ -335,11 +327,7 @@ class json_reader {
     ++p_;  // the opening quote
     for (;;) {
       const char* run = p_;
-      while (p_ < end_) {
-        const auto c = static_cast<unsigned char>(*p_);
-        if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) break;
-        ++p_;
-      }
+      p_ = plain_run_end(p_, end_);
       out.append(run, static_cast<std::size_t>(p_ - run));
       if (p_ == end_) return false;
       const auto c = static_cast<unsigned char>(*p_);

@@ -1,8 +1,11 @@
 // Strict UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing above U+10FFFF. The same rule
-// nlohmann::json applies, so what we accept and what it would accept never differ.
+// nlohmann::json applies, so what we accept and what it would accept never differ. And the scan for
+// the bytes a JSON string must escape or check, which the reader and the writer share.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <string_view>
 
 namespace mcp {
@@ -27,6 +30,42 @@ inline std::size_t utf8_sequence_length(const char* p, std::size_t left) {
     return in(at(1), lo, hi) && in(at(2), 0x80, 0xBF) && in(at(3), 0x80, 0xBF) ? 4 : 0;
   }
   return 0;
+}
+
+// The index of the first byte of `word` (eight bytes read from memory) that a JSON string cannot hold
+// as it is: below 0x20, '"', '\\' or 0x80 and above (the start of a character that is checked); 8
+// when there is none. The subtractions set a byte's high bit when it is such a byte, and borrow
+// only out of such a byte, so the lowest flagged byte is always the first true one.
+inline unsigned first_special_byte(std::uint64_t word) {
+  constexpr std::uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+  const std::uint64_t flags =
+      ((word - ones * 0x20) | ((word ^ (ones * '"')) - ones) | ((word ^ (ones * '\\')) - ones) | word) & highs;
+  if (flags == 0) return 8;
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  return static_cast<unsigned>(__builtin_ctzll(flags)) / 8;
+#else
+  unsigned i = 0;
+  unsigned char bytes[8];
+  std::memcpy(bytes, &word, 8);
+  while (bytes[i] >= 0x20 && bytes[i] != '"' && bytes[i] != '\\' && bytes[i] < 0x80) ++i;
+  return i;
+#endif
+}
+
+// The end of the run of bytes from p that a JSON string holds as they are (see first_special_byte):
+// the reader's and the writer's scan, eight bytes at a time.
+inline const char* plain_run_end(const char* p, const char* end) {
+  for (; end - p >= 8; p += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, p, 8);
+    if (const unsigned i = first_special_byte(word); i < 8) return p + i;
+  }
+  while (p < end) {
+    const auto c = static_cast<unsigned char>(*p);
+    if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80) break;
+    ++p;
+  }
+  return p;
 }
 
 // Characters (Unicode code points) in `s`, as JSON Schema's minLength/maxLength count them: the

@@ -57,25 +57,6 @@ inline void write_json_double(double x, std::string& out) {
   out += json(x).dump();
 }
 
-// The index of the first byte of `word` (eight bytes read from memory) that a JSON string cannot hold
-// as it is: below 0x20, '"', '\\' or 0x80 and above (the start of a character that is checked); 8
-// when there is none. The subtractions set a byte's high bit when it is such a byte, and borrow
-// only out of such a byte, so the lowest flagged byte is always the first true one.
-inline unsigned first_special_byte(std::uint64_t word) {
-  constexpr std::uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-  const std::uint64_t flags =
-      ((word - ones * 0x20) | ((word ^ (ones * '"')) - ones) | ((word ^ (ones * '\\')) - ones) | word) & highs;
-  if (flags == 0) return 8;
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  return static_cast<unsigned>(__builtin_ctzll(flags)) / 8;
-#else
-  unsigned i = 0;
-  unsigned char bytes[8];
-  std::memcpy(bytes, &word, 8);
-  while (bytes[i] >= 0x20 && bytes[i] != '"' && bytes[i] != '\\' && bytes[i] < 0x80) ++i;
-  return i;
-#endif
-}
 
 // A string as a JSON string literal. Written through a pointer into room made ahead of it, kept
 // at least as large as the rest of the input and the closing quote: a run of plain characters
@@ -98,22 +79,7 @@ inline void write_json_string(std::string_view s, std::string& out) {
   *d++ = '"';
   while (p < end) {
     const char* run = p;
-    for (;;) {
-      if (end - p >= 8) {
-        std::uint64_t word;
-        std::memcpy(&word, p, 8);
-        const unsigned i = first_special_byte(word);
-        p += i;
-        if (i < 8) break;
-      } else {
-        while (p < end) {
-          const auto c = static_cast<unsigned char>(*p);
-          if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80) break;
-          ++p;
-        }
-        break;
-      }
-    }
+    p = plain_run_end(p, end);
     std::memcpy(d, run, static_cast<std::size_t>(p - run));
     d += p - run;
     if (p == end) break;

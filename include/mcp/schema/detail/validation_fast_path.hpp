@@ -6,6 +6,7 @@
 
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/json/json.hpp>
+#include <mcp/schema/detail/pattern_matcher.hpp>
 #include <mcp/schema/detail/validation_rules.hpp>
 #include <mcp/schema/detail/validation_walk.hpp>
 
@@ -35,8 +36,10 @@ namespace detail {
 // tests/unit/test_json_depth.cpp counts on a schema with "not" taking the full path (its depth limit).
 //
 // Same code as valijson where the SDK overrides it: value_rules::check decides the value_rules
-// keywords here as it does inside valijson. Same regex engine and flags for "pattern":
-// compile_pattern (std::regex, ECMAScript), matched with std::regex_search, compiled once here.
+// keywords here as it does inside valijson. The same answers for "pattern" as valijson's
+// std::regex_search (ECMAScript): detail::pattern_check, compiled once here, runs a small matcher
+// proven equal to it for simple patterns (tests/unit/test_pattern_matcher.cpp, fuzz_pattern) and
+// std::regex itself for the rest.
 //
 // accepts() answers exactly what valijson (with the SDK's overrides) answers, or gives up: inside it
 // every node answers yes, no or "unknown" (a pattern std::regex can not run on this value, on which
@@ -188,7 +191,7 @@ class plain_schema {
         if (!item_count(v, max_items_)) return false;
       } else if (key == "pattern" && v.is_string()) {
         try {
-          pattern_ = std::make_unique<std::regex>(compile_pattern(v.get<std::string>()));
+          pattern_ = std::make_unique<pattern_check>(v.get<std::string>());
         } catch (const std::regex_error&) {
           return false;  // the validator refuses such a schema before it gets here
         }
@@ -273,11 +276,9 @@ class plain_schema {
     if (never_ || !(types_ & type_bit(value))) return verdict::no;
     if (rules_ && !rules_->check(value, no_pointer(), nullptr)) return verdict::no;
     if (pattern_ && value.is_string()) {
-      try {
-        if (!std::regex_search(value.get_ref<const std::string&>(), *pattern_)) return verdict::no;
-      } catch (const std::regex_error&) {
-        return verdict::unknown;  // too complex for std::regex on this value: valijson refuses it
-      }
+      const int found = pattern_->search(value.get_ref<const std::string&>());
+      if (found == 0) return verdict::no;
+      if (found < 0) return verdict::unknown;  // too complex for std::regex on this value: valijson refuses it
     }
     if (value.is_object()) {
       std::size_t p = 0, required_seen = 0;
@@ -350,7 +351,7 @@ class plain_schema {
   bool closed_ = false;
   std::unique_ptr<plain_schema> additional_, items_;
   std::optional<std::uint64_t> min_items_, max_items_;
-  std::unique_ptr<std::regex> pattern_;
+  std::unique_ptr<pattern_check> pattern_;
   json rules_node_;                   // the value_rules keywords of this node, copied
   std::optional<value_rules> rules_;  // reads rules_node_
   std::vector<std::unique_ptr<plain_schema>> any_of_, one_of_, all_of_;
