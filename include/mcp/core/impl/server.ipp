@@ -314,6 +314,15 @@ MCP_DECL void server::receive(const std::shared_ptr<detail::session>& s, message
 
   detail::request_params& params = m.params_;  // an empty object when absent
   std::string name = std::move(m.method_);
+  if (name == "tools/call" && params.arguments_text()) {
+    // A tool that does not read the text (a runtime schema, a type the typed reader does not
+    // follow) gets the arguments' tree here, on the thread that read the message, as before the
+    // text road: built on the pool's threads, each thread's malloc arena kept a tree's worth
+    // (order_rt at N = 10,000 peaked 22 MiB higher).
+    const std::string* tool_name = params.name();
+    const auto tool = tool_name ? find_tool(*tool_name) : nullptr;
+    if (!tool || !tool->run_from_text) params.arguments();
+  }
 
   if (!m.has_id_) {  // a notification: never answered
     if (name == "notifications/cancelled") {
