@@ -22,6 +22,7 @@
 #include <mcp/schema/violation.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -78,6 +79,21 @@ class validator {
 };
 
 namespace detail {
+// A node of the fast path as detail/typed_reader.hpp follows it, through these calls (defined with
+// the validator), so that a file with typed tools needs not compile the fast path itself.
+struct plain_shape {
+  bool object_properties = false;  // checks objects by their properties alone (MCP_STRUCT's shape)
+  bool array_items = false;        // checks arrays by their items and counts alone
+  std::size_t required_count = 0;  // properties required
+  const plain_schema* items = nullptr;
+  std::uint64_t min_items = 0, max_items = 0;
+};
+plain_shape shape_of(const plain_schema& node);
+// The schema of property `name` (null when it has none), and whether it is required.
+const plain_schema* property_schema(const plain_schema& node, std::string_view name, bool& required);
+// Whether the node accepts `value`, as the fast path answers (see validation_fast_path.hpp).
+bool plain_accepts(const plain_schema& node, const json& value);
+
 // "(2 problems):" and one line per violation ("\n- /path: message (keyword)"), at most 25.
 std::string violation_list(const std::vector<violation>& v);
 }  // namespace detail

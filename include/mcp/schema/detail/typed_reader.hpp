@@ -8,14 +8,15 @@
 // (maps, variants, sets, mcp::json, mapped types). The tool then takes its tree road: the validator
 // of record, then decode, which also word the refusal. What it accepts, that road accepts and
 // decodes to an equal value: each scalar is checked by the same plain_schema node and decoded by
-// the same decode_into, and the structure is checked as plain_schema checks it.
+// the same decode_into, and the structure is checked as plain_schema checks it (through the few
+// calls validation.hpp declares, so that a file with typed tools needs not compile the fast path).
 // tests/unit/test_typed_reader.cpp and tests/fuzz/fuzz_arguments.cpp compare the two roads.
 #pragma once
 
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/json/json.hpp>
-#include <mcp/schema/detail/validation_fast_path.hpp>
 #include <mcp/schema/reflect.hpp>
+#include <mcp/schema/validation.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -81,13 +82,15 @@ class typed_reader {
     if constexpr (is_scalar_v<U> || (is_optional<U>::value && !has_json_type_v<U>)) {
       return true;  // an optional here (an item) is a scalar or gives up when read
     } else if constexpr (is_vector<U>::value && !std::is_same_v<U, std::vector<bool>>) {
-      if (!node->checks_only_items()) return false;
-      out.min_items = node->min_items();
-      out.max_items = node->max_items();
+      const plain_shape shape = shape_of(*node);
+      if (!shape.array_items) return false;
+      out.min_items = shape.min_items;
+      out.max_items = shape.max_items;
       out.parts.resize(1);
-      return plan<typename U::value_type>(node->items(), out.parts[0], level + 1);
+      return plan<typename U::value_type>(shape.items, out.parts[0], level + 1);
     } else if constexpr (is_reflected_v<U> && !has_json_type_v<U>) {
-      if (!node->checks_only_properties()) return false;
+      const plain_shape shape = shape_of(*node);
+      if (!shape.object_properties) return false;
       const auto& fields = fields_of<U>();
       if (std::tuple_size_v<std::decay_t<decltype(fields)>> > 64) return false;
       const auto& required = required_of<U>();
@@ -98,7 +101,7 @@ class typed_reader {
         using M = typename std::decay_t<decltype(f)>::member_type;
         text_plan& part = out.parts[index];
         bool in_schema = false;
-        const plain_schema* child = node->property_schema(f.name, in_schema);
+        const plain_schema* child = property_schema(*node, f.name, in_schema);
         part.name = f.name;
         part.required = in_schema || required[index];
         schema_required += in_schema;
@@ -108,7 +111,7 @@ class typed_reader {
           ok = ok && plan<M>(child, part, level + 1);
       });
       // Every property the schema requires is a field, so a missing one is seen.
-      return ok && schema_required == node->required_count();
+      return ok && schema_required == shape.required_count;
     } else {
       return false;
     }
@@ -124,7 +127,7 @@ class typed_reader {
       } else if (!in.read_scalar(*scalar)) {
         return false;
       }
-      if (!p.node->accepts(*scalar)) return false;
+      if (!plain_accepts(*p.node, *scalar)) return false;
       try {
         decode_into(*scalar, out, nullptr);
       } catch (const decode_error&) {

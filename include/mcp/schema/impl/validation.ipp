@@ -197,6 +197,24 @@ MCP_DECL const json& validator::schema() const { return compiled_->schema; }
 
 MCP_DECL const detail::plain_schema* validator::fast_path() const { return compiled_->fast.get(); }
 
+MCP_DECL detail::plain_shape detail::shape_of(const plain_schema& node) {
+  plain_shape out;
+  out.object_properties = node.checks_only_properties();
+  out.array_items = node.checks_only_items();
+  out.required_count = node.required_count();
+  out.items = node.items();
+  out.min_items = node.min_items();
+  out.max_items = node.max_items();
+  return out;
+}
+
+MCP_DECL const detail::plain_schema* detail::property_schema(const plain_schema& node, std::string_view name,
+                                                             bool& required) {
+  return node.property_schema(name, required);
+}
+
+MCP_DECL bool detail::plain_accepts(const plain_schema& node, const json& value) { return node.accepts(value); }
+
 MCP_DECL const validator& validator::metaschema() {
   static const validator meta(
       [] {
