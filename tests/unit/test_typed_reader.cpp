@@ -4,6 +4,7 @@
 // for the types it follows it must give up on nothing the tree road accepts, or it would be a road
 // no call takes. tests/fuzz/fuzz_arguments.cpp compares the roads on arbitrary bytes.
 #include "catch.hpp"
+#include "order_types.hpp"
 #include "schema_cases.hpp"
 #include "typed_roads.hpp"
 
@@ -20,23 +21,9 @@
 using mcp::json;
 
 namespace tr {
-enum class priority { low, normal, high };
-MCP_ENUM(priority, (low, "low"), (normal, "normal"), (high, "high"));
-
-struct item {
-  std::string sku;
-  int qty = 1;
-  priority prio = priority::normal;
-  std::vector<std::string> tags;
-};
-MCP_STRUCT(item, (sku, "SKU", mcp::pattern("^[A-Z]{3}-[0-9]{4}$")), (qty, "Quantity", mcp::minimum(1), mcp::maximum(1000)),
-           (prio, "Priority", mcp::json_name("priority")), (tags, "Tags", mcp::max_items(8)));
-
-struct order {
-  std::string customer;
-  std::vector<item> items;
-};
-MCP_STRUCT(order, (customer, "Customer"), (items, "Items"));
+using order_types::item;
+using order_types::order;
+using order_types::priority;
 
 struct point {
   double x = 0;

@@ -4,6 +4,7 @@
 // not given. On random schemas of the shapes MCP_STRUCT emits, on runtime-schema shapes, and on
 // hand-written corner cases. The same generator drives tests/fuzz/fuzz_arguments.cpp.
 #include "catch.hpp"
+#include "order_types.hpp"
 #include "schema_cases.hpp"
 
 #include <mcp/schema/detail/compiled_schema.hpp>
@@ -26,23 +27,9 @@ using mcp::json;
 // Typed tools with every keyword MCP_STRUCT emits, for the fast path's coverage (issue #24's
 // order(customer, items[N]) among them).
 namespace diff_types {
-enum class priority { low, normal, high };
-MCP_ENUM(priority, (low, "low"), (normal, "normal"), (high, "high"));
-
-struct item {
-  std::string sku;
-  int qty = 1;
-  priority prio = priority::normal;
-  std::vector<std::string> tags;
-};
-MCP_STRUCT(item, (sku, "SKU", mcp::pattern("^[A-Z]{3}-[0-9]{4}$")), (qty, "Quantity", mcp::minimum(1), mcp::maximum(1000)),
-           (prio, "Priority", mcp::json_name("priority")), (tags, "Tags", mcp::max_items(8)));
-
-struct order {
-  std::string customer;
-  std::vector<item> items;
-};
-MCP_STRUCT(order, (customer, "Customer"), (items, "Items"));
+using order_types::item;
+using order_types::order;
+using order_types::priority;
 
 struct square {
   double side = 1;
