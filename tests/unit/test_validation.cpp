@@ -277,6 +277,20 @@ TEST_CASE("validation: bad schemas are refused with the reason", "[validation]")
         "invalid schema: /properties/a/pattern: '(ab' is not a valid regular expression (an unmatched '(' or ')')");
   CHECK(schema_error_of(parse(R"({"type":"object","patternProperties":{"[x":{}}})")) ==
         "invalid schema: /patternProperties/[x: '[x' is not a valid regular expression (an unmatched '[')");
+  // Numbers std::regex would read past a long (undefined behaviour in libstdc++) are refused first.
+  CHECK(schema_error_of(parse(R"({"type":"object","properties":{"a":{"pattern":"a{1111111111111111111111}"}}})")) ==
+        "invalid schema: /properties/a/pattern: 'a{1111111111111111111111}' is not a valid regular expression (an "
+        "invalid {n,m} repetition)");
+  CHECK(schema_error_of(parse(R"({"type":"object","properties":{"a":{"pattern":"a{1,99999999999}"}}})")) ==
+        "invalid schema: /properties/a/pattern: 'a{1,99999999999}' is not a valid regular expression (an invalid "
+        "{n,m} repetition)");
+  CHECK(schema_error_of(parse(R"({"type":"object","patternProperties":{"(a)\\12345678901234567890":{}}})")) ==
+        "invalid schema: /patternProperties/(a)\\12345678901234567890: '(a)\\12345678901234567890' is not a valid "
+        "regular expression (an invalid back-reference)");
+  for (const char* fine : {"^12345678901234567890$", "\\{12345678901234567890}", "[{]12345678901234567890", "a{2,3}b{4}"}) {
+    INFO(fine);
+    CHECK_NOTHROW(mcp::validator(mcp::json{{"type", "object"}, {"properties", {{"a", {{"pattern", fine}}}}}}));
+  }
   CHECK(schema_error_of(parse(R"({"$schema":"http://json-schema.org/draft-04/schema#","type":"object"})")) ==
         "invalid schema: unsupported JSON Schema dialect \"$schema\": \"http://json-schema.org/draft-04/schema#\"; use "
         "draft-07 (\"http://json-schema.org/draft-07/schema#\") or 2020-12 "

@@ -96,6 +96,7 @@ inline std::string regex_problem(std::regex_constants::error_type code) {
   if (code == rc::error_badbrace) return "an invalid {n,m} repetition";
   if (code == rc::error_range) return "an invalid character range";
   if (code == rc::error_escape) return "an invalid escape";
+  if (code == rc::error_backref) return "an invalid back-reference";
   if (code == rc::error_badrepeat) return "a repetition with nothing to repeat";
   if (code == rc::error_collate || code == rc::error_ctype) return "an invalid character class";
   return "invalid syntax";

@@ -29,6 +29,33 @@ namespace mcp {
 inline namespace v0 {
 namespace detail {
 
+// Compiles a "pattern" the way valijson does (std::regex, ECMAScript); throws std::regex_error.
+// Every schema pattern reaches std::regex through here. libstdc++ reads a repetition count
+// (`{n,m}`) or a back-reference number (`\n`) into a long without checking for overflow, which is
+// undefined from 19 digits on, so a number of more than 9 digits there is refused first (as a bad
+// count: no regex engine could run that many states anyway).
+inline std::regex compile_pattern(const std::string& pattern) {
+  auto digits_at = [&](std::size_t i) {
+    std::size_t n = 0;
+    while (i + n < pattern.size() && pattern[i + n] >= '0' && pattern[i + n] <= '9') ++n;
+    return n;
+  };
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '\\') {
+      if (digits_at(i + 1) > 9) throw std::regex_error(std::regex_constants::error_backref);
+      ++i;  // an escaped '{' is a literal
+    } else if (pattern[i] == '{') {
+      for (std::size_t j = i + 1; j < pattern.size() && pattern[j] != '}'; ++j) {
+        const std::size_t n = digits_at(j);
+        if (n > 9) throw std::regex_error(std::regex_constants::error_badbrace);
+        if (n == 0 && pattern[j] != ',') break;
+        j += n ? n - 1 : 0;
+      }
+    }
+  }
+  return std::regex(pattern);
+}
+
 // A "pattern" compiled once: the small matcher when the pattern is in its subset, else std::regex.
 // Immutable after construction: safe to use from several threads at once.
 class pattern_check {
@@ -36,7 +63,7 @@ class pattern_check {
   // Throws std::regex_error for a pattern std::regex refuses (std::regex is always compiled first,
   // so errors stay identical), then builds the small matcher when it can.
   explicit pattern_check(const std::string& pattern) {
-    regex_.emplace(pattern);
+    regex_.emplace(compile_pattern(pattern));
     if (mirrors_std_regex && build(pattern, regex_->getloc())) regex_.reset();
   }
 

@@ -11,6 +11,7 @@
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/json/detail/writer.hpp>
 #include <mcp/json/json.hpp>
+#include <mcp/schema/detail/pattern_matcher.hpp>
 #include <mcp/schema/detail/validation_rules.hpp>
 
 #include <cstddef>
@@ -146,9 +147,6 @@ inline const json* resolve_ref(const json& root, const std::string& ref) {
 // --- the walk -----------------------------------------------------------------------------------
 
 using regex_map = std::unordered_map<std::string, std::regex>;
-
-// Compiles a "pattern" the way valijson does (std::regex, ECMAScript); throws std::regex_error.
-inline std::regex compile_pattern(const std::string& pattern) { return std::regex(pattern); }
 
 class schema_walker {
  public:
