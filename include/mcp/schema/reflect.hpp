@@ -332,17 +332,23 @@ std::string enum_choices() {
   return out;
 }
 
+// The value whose wire name is `text`; false when none is. decode_enum's, and typed_reader's.
 template <class E>
-void decode_enum(const json& j, E& out, const json_path* at) {
-  if (!j.is_string()) fail(at, "expected one of " + enum_choices<E>() + ", got " + describe_value(j));
-  const auto& text = j.get_ref<const std::string&>();
+bool enum_from_wire(std::string_view text, E& out) {
   for (const auto& e : enum_table_of<E>().entries) {
     if (text == e.wire) {
       out = e.value;
-      return;
+      return true;
     }
   }
-  fail(at, "unknown value " + j.dump() + "; expected one of " + enum_choices<E>());
+  return false;
+}
+
+template <class E>
+void decode_enum(const json& j, E& out, const json_path* at) {
+  if (!j.is_string()) fail(at, "expected one of " + enum_choices<E>() + ", got " + describe_value(j));
+  if (!enum_from_wire(j.get_ref<const std::string&>(), out))
+    fail(at, "unknown value " + j.dump() + "; expected one of " + enum_choices<E>());
 }
 
 template <class M, class C>

@@ -93,6 +93,8 @@ plain_shape shape_of(const plain_schema& node);
 const plain_schema* property_schema(const plain_schema& node, std::string_view name, bool& required);
 // Whether the node accepts `value`, as the fast path answers (see validation_fast_path.hpp).
 bool plain_accepts(const plain_schema& node, const json& value);
+// plain_accepts for a string given by its text: the same check, without a json to hold it.
+bool plain_accepts_string(const plain_schema& node, std::string_view text);
 
 // "(2 problems):" and one line per violation ("\n- /path: message (keyword)"), at most 25.
 std::string violation_list(const std::vector<violation>& v);

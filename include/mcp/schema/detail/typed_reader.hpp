@@ -8,8 +8,10 @@
 // (maps, variants, sets, mcp::json, mapped types). The tool then takes its tree road: the validator
 // of record, then decode, which also word the refusal. What it accepts, that road accepts and
 // decodes to an equal value: each scalar is checked by the same plain_schema node and decoded by
-// the same decode_into, and the structure is checked as plain_schema checks it (through the few
-// calls validation.hpp declares, so that a file with typed tools needs not compile the fast path).
+// the same decode_into (a string or an enum's name checked on its text by that node's own check,
+// and taken as decode_into takes it: the text, enum_from_wire), and the structure is checked as
+// plain_schema checks it (through the few calls validation.hpp declares, so that a file with typed
+// tools needs not compile the fast path).
 // tests/unit/test_typed_reader.cpp and tests/fuzz/fuzz_arguments.cpp compare the two roads.
 #pragma once
 
@@ -57,7 +59,7 @@ class typed_reader {
   // objects the value may have, counted from the value (validator::validate's).
   bool read(std::string_view text, std::size_t max_depth, T& out) const {
     json_reader in(text, max_depth);
-    scratch held{std::string(), json()};
+    scratch held{std::string(), json(), std::string()};
     return value(in, out, plan_, 0, held) && in.at_end();
   }
 
@@ -68,6 +70,7 @@ class typed_reader {
   // apart, since a json holding a number drops a string's buffer.
   struct scratch {
     json text, other;
+    std::string escaped;  // an enum's name, when it has escapes
   };
 
   template <class M>
@@ -119,7 +122,13 @@ class typed_reader {
 
   template <class U>
   static bool value(json_reader& in, U& out, const text_plan& p, std::size_t depth, scratch& held) {
-    if constexpr (is_scalar_v<U> || (is_optional<U>::value && !has_json_type_v<U>)) {
+    if constexpr (is_string_v<U> && !has_json_type_v<U>) {  // straight into the member, checked on its text
+      return in.next() == '"' && in.read_string(out) && plain_accepts_string(*p.node, out);
+    } else if constexpr (is_reflected_enum_v<U> && !has_json_type_v<U>) {
+      std::string_view name;
+      return in.next() == '"' && in.read_string_view(name, held.escaped) && plain_accepts_string(*p.node, name) &&
+             enum_from_wire(name, out);
+    } else if constexpr (is_scalar_v<U> || (is_optional<U>::value && !has_json_type_v<U>)) {
       json* scalar = &held.other;
       if (in.next() == '"') {  // into the held string's own buffer: no allocation once it has grown
         scalar = &held.text;
@@ -140,9 +149,7 @@ class typed_reader {
       if (!in.consume(']')) {
         do {
           if (out.size() == p.max_items) return false;
-          typename U::value_type item{};
-          if (!value(in, item, p.parts[0], depth + 1, held)) return false;
-          out.push_back(std::move(item));
+          if (!value(in, out.emplace_back(), p.parts[0], depth + 1, held)) return false;
         } while (in.consume(','));
         if (!in.consume(']')) return false;
       }
@@ -154,10 +161,14 @@ class typed_reader {
       if (!in.consume('}')) {
         std::string key_scratch;
         std::string_view key;
+        std::size_t i = 0;
         do {
           if (!in.read_string_view(key, key_scratch) || !in.consume(':')) return false;
-          std::size_t i = 0;
-          while (i < p.parts.size() && p.parts[i].name != key) ++i;
+          // Members usually come in declaration order: the field after the last one is tried first.
+          if (i >= p.parts.size() || p.parts[i].name != key) {
+            i = 0;
+            while (i < p.parts.size() && p.parts[i].name != key) ++i;
+          }
           if (i == p.parts.size() || (seen >> i & 1)) return false;  // unknown or repeated
           seen |= std::uint64_t{1} << i;
           bool ok = false;
@@ -173,6 +184,7 @@ class typed_reader {
             }
           });
           if (!ok) return false;
+          ++i;
         } while (in.consume(','));
         if (!in.consume('}')) return false;
       }

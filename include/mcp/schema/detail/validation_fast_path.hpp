@@ -61,6 +61,8 @@ class plain_schema {
   }
 
   bool accepts(const json& value) const { return check(value, 0, 0) == verdict::yes; }
+  // accepts() for a string known by its text alone: the same check, on the text (typed_reader's).
+  bool accepts_string(std::string_view text) const { return check(string_text{text}, 0, 0) == verdict::yes; }
 
   // What detail/typed_reader.hpp follows over a text without a tree: a node that checks objects by
   // their properties alone (MCP_STRUCT's shape), or arrays by their items and counts alone. With
@@ -93,6 +95,20 @@ class plain_schema {
 
  private:
   enum class verdict { no, yes, unknown };
+
+  // The value check() reads: a json, or a string's text without one. It asks a value only these.
+  struct string_text {
+    std::string_view text;
+  };
+  static bool is_string(const json& v) { return v.is_string(); }
+  static bool is_string(const string_text&) { return true; }
+  static std::string_view string_of(const json& v) { return v.get_ref<const std::string&>(); }
+  static std::string_view string_of(const string_text& v) { return v.text; }
+  static bool is_structured(const json& v) { return v.is_structured(); }
+  static bool is_structured(const string_text&) { return false; }
+  static unsigned type_bit(const string_text&) { return t_string; }
+  bool rules_hold(const json& v) const { return rules_->check(v, no_pointer(), nullptr); }
+  bool rules_hold(const string_text& v) const { return rules_->check_string(v.text, no_pointer(), nullptr); }
 
   struct property {
     std::string name;
@@ -271,40 +287,18 @@ class plain_schema {
   // combinators included. A "$ref" can follow a value as deep as it goes: past the depth that
   // validate() allows by default, the full path answers (with its "depth" violation). The steps are
   // a backstop, as in the walk.
-  verdict check(const json& value, std::size_t depth, int steps) const {
-    if (++steps > max_walk_depth || (depth >= default_max_json_depth && value.is_structured())) return verdict::unknown;
+  template <class V>
+  verdict check(const V& value, std::size_t depth, int steps) const {
+    if (++steps > max_walk_depth || (depth >= default_max_json_depth && is_structured(value))) return verdict::unknown;
     if (never_ || !(types_ & type_bit(value))) return verdict::no;
-    if (rules_ && !rules_->check(value, no_pointer(), nullptr)) return verdict::no;
-    if (pattern_ && value.is_string()) {
-      const int found = pattern_->search(value.get_ref<const std::string&>());
+    if (rules_ && !rules_hold(value)) return verdict::no;
+    if (pattern_ && is_string(value)) {
+      const int found = pattern_->search(string_of(value));
       if (found == 0) return verdict::no;
       if (found < 0) return verdict::unknown;  // too complex for std::regex on this value: valijson refuses it
     }
-    if (value.is_object()) {
-      std::size_t p = 0, required_seen = 0;
-      for (auto it = value.begin(); it != value.end(); ++it) {
-        const std::string& key = it.key();
-        while (p < properties_.size() && properties_[p].name < key) ++p;
-        if (p < properties_.size() && properties_[p].name == key) {
-          if (verdict v = properties_[p].schema->check(*it, depth + 1, steps); v != verdict::yes) return v;
-          if (properties_[p].required) ++required_seen;
-          ++p;
-        } else if (closed_) {
-          return verdict::no;
-        } else if (additional_) {
-          if (verdict v = additional_->check(*it, depth + 1, steps); v != verdict::yes) return v;
-        }
-      }
-      if (required_seen != required_count_) return verdict::no;
-      for (const auto& name : other_required_)
-        if (value.find(name) == value.end()) return verdict::no;
-    } else if (value.is_array()) {
-      const std::uint64_t n = value.size();
-      if ((min_items_ && n < *min_items_) || (max_items_ && n > *max_items_)) return verdict::no;
-      if (items_) {
-        for (const auto& item : value)
-          if (verdict v = items_->check(item, depth + 1, steps); v != verdict::yes) return v;
-      }
+    if constexpr (std::is_same_v<V, json>) {
+      if (verdict v = check_members(value, depth, steps); v != verdict::yes) return v;
     }
     if (ref_) {
       if (verdict v = ref_->check(value, depth, steps); v != verdict::yes) return v;
@@ -333,6 +327,37 @@ class plain_schema {
       }
       if (unsure) return verdict::unknown;
       if (matched != 1) return verdict::no;
+    }
+    return verdict::yes;
+  }
+
+  // An object's properties or an array's items (yes for other values).
+  verdict check_members(const json& value, std::size_t depth, int steps) const {
+    if (value.is_object()) {
+      std::size_t p = 0, required_seen = 0;
+      for (auto it = value.begin(); it != value.end(); ++it) {
+        const std::string& key = it.key();
+        while (p < properties_.size() && properties_[p].name < key) ++p;
+        if (p < properties_.size() && properties_[p].name == key) {
+          if (verdict v = properties_[p].schema->check(*it, depth + 1, steps); v != verdict::yes) return v;
+          if (properties_[p].required) ++required_seen;
+          ++p;
+        } else if (closed_) {
+          return verdict::no;
+        } else if (additional_) {
+          if (verdict v = additional_->check(*it, depth + 1, steps); v != verdict::yes) return v;
+        }
+      }
+      if (required_seen != required_count_) return verdict::no;
+      for (const auto& name : other_required_)
+        if (value.find(name) == value.end()) return verdict::no;
+    } else if (value.is_array()) {
+      const std::uint64_t n = value.size();
+      if ((min_items_ && n < *min_items_) || (max_items_ && n > *max_items_)) return verdict::no;
+      if (items_) {
+        for (const auto& item : value)
+          if (verdict v = items_->check(item, depth + 1, steps); v != verdict::yes) return v;
+      }
     }
     return verdict::yes;
   }

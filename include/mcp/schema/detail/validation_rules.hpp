@@ -307,6 +307,7 @@ class value_rules {
   // Checks `value`. Appends a violation at `pointer` for each broken rule to `out`, or with `out`
   // null stops at the first. Returns whether every rule holds.
   bool check(const json& value, const std::string& pointer, std::vector<violation>* out) const {
+    if (value.is_string()) return check_string(value.get_ref<const std::string&>(), pointer, out);
     bool valid = true;
     // Records a broken rule; says whether to go on looking for more.
     auto broken = [&](const char* keyword, std::string message) {
@@ -335,19 +336,6 @@ class value_rules {
       if (multiple_of_ && !is_multiple_of(value, *multiple_of_) &&
           !broken("multipleOf", "must be a multiple of " + render(*multiple_of_) + ", got " + render(value)))
         return false;
-    } else if (value.is_string()) {
-      const auto& text = value.get_ref<const std::string&>();
-      const std::size_t length = has_min_length_ || has_max_length_ ? count_code_points(text) : 0;
-      if (has_min_length_ && length < min_length_ &&
-          !broken("minLength", "must be at least " + plural(min_length_, "character") + " long, got " + render(value)))
-        return false;
-      if (has_max_length_ && length > max_length_ &&
-          !broken("maxLength", "must be at most " + plural(max_length_, "character") + " long, got " +
-                                   plural(length, "character") + ": " + render(value)))
-        return false;
-      if (format_ && !format_->check(text) &&
-          !broken("format", std::string("must be ") + format_->hint + ", got " + render(value)))
-        return false;
     } else if (value.is_array() && unique_) {
       for (std::size_t i = 0; i < value.size(); ++i) {
         for (std::size_t j = i + 1; j < value.size(); ++j) {
@@ -358,6 +346,40 @@ class value_rules {
         }
       }
     }
+    return valid;
+  }
+
+  // check() for a string, on its text alone: where strings are decided, for a json string and for
+  // text read without building one (detail/typed_reader.hpp). enum and const match only strings
+  // equal to it, as same_value does.
+  bool check_string(std::string_view text, const std::string& pointer, std::vector<violation>* out) const {
+    bool valid = true;
+    auto broken = [&](const char* keyword, std::string message) {
+      valid = false;
+      if (out) out->push_back({pointer, keyword, std::move(message)});
+      return out != nullptr;
+    };
+    auto shown = [&] { return render(json(std::string(text))); };
+    auto equal = [&](const json& candidate) {
+      return candidate.is_string() && candidate.get_ref<const std::string&>() == text;
+    };
+    if (enum_) {
+      bool found = false;
+      for (const auto& candidate : *enum_) found = found || equal(candidate);
+      if (!found && !broken("enum", "must be one of " + list_values(*enum_) + ", got " + shown())) return false;
+    }
+    if (const_ && !equal(*const_) && !broken("const", "must be " + render(*const_) + ", got " + shown())) return false;
+    const std::size_t length = has_min_length_ || has_max_length_ ? count_code_points(text) : 0;
+    if (has_min_length_ && length < min_length_ &&
+        !broken("minLength", "must be at least " + plural(min_length_, "character") + " long, got " + shown()))
+      return false;
+    if (has_max_length_ && length > max_length_ &&
+        !broken("maxLength", "must be at most " + plural(max_length_, "character") + " long, got " +
+                                 plural(length, "character") + ": " + shown()))
+      return false;
+    if (format_ && !format_->check(text) &&
+        !broken("format", std::string("must be ") + format_->hint + ", got " + shown()))
+      return false;
     return valid;
   }
 

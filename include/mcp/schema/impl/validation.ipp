@@ -215,6 +215,10 @@ MCP_DECL const detail::plain_schema* detail::property_schema(const plain_schema&
 
 MCP_DECL bool detail::plain_accepts(const plain_schema& node, const json& value) { return node.accepts(value); }
 
+MCP_DECL bool detail::plain_accepts_string(const plain_schema& node, std::string_view text) {
+  return node.accepts_string(text);
+}
+
 MCP_DECL const validator& validator::metaschema() {
   static const validator meta(
       [] {
