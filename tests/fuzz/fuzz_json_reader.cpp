@@ -3,7 +3,8 @@
 // every number (unsigned, integer or float); a text nested deeper than the limit is refused as too
 // deep when the reader reached the limit before any error; a raw NUL byte is refused (nlohmann would
 // stop reading there). The writer gives dump()'s bytes for every value read, and for the input
-// itself taken as a string (mostly invalid UTF-8, which both replace the same way).
+// itself taken as a string (mostly invalid UTF-8, which both replace the same way). skip_value
+// accepts exactly what reading accepts, too deep where reading is.
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/json/detail/writer.hpp>
 
@@ -55,6 +56,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   constexpr std::size_t depth = 16;
   json ours;
   const auto result = mcp::detail::read_json(text, ours, depth);
+  // skip_value (a tools/call's arguments kept as text) answers as reading does, building nothing.
+  mcp::detail::json_reader skipper(text, depth);
+  skipper.skip_bom();
+  const bool skipped = skipper.skip_value(0) && skipper.at_end();
+  if (skipped != (result == mcp::detail::read_result::ok)) fail("skip_value and read disagree", text);
+  if (!skipped && skipper.too_deep() != (result == mcp::detail::read_result::too_deep))
+    fail("skip_value and read disagree on depth", text);
   // nlohmann takes a NUL byte for the end of the input; raw NUL is never valid JSON.
   if (text.find('\0') != std::string_view::npos) {
     if (result == mcp::detail::read_result::ok) fail("accepted a raw NUL byte", text);
@@ -70,5 +78,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!theirs.is_discarded()) fail("refused what nlohmann accepts", text);
   }
   // too_deep: nlohmann may accept or refuse (the text may break later); either is right.
+
   return 0;
 }

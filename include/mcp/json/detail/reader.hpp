@@ -71,6 +71,10 @@ class json_reader {
     return p_ < end_ && *p_ == c;
   }
   bool consume(char c) {
+    if (p_ < end_ && *p_ == c) {  // compact JSON, the usual case: no white space to skip
+      ++p_;
+      return true;
+    }
     skip_space();
     if (p_ == end_ || *p_ != c) return false;
     ++p_;
@@ -98,6 +102,17 @@ class json_reader {
     scratch.clear();
     if (!string(scratch)) return false;
     out = scratch;
+    return true;
+  }
+  // Takes the string `name` when the text spells it next as it is ('"' name '"'), which is exact
+  // for a name plain_run_end covers whole: a reader that knows the key it expects tries it first.
+  bool consume_plain(std::string_view name) {
+    skip_space();
+    const std::size_t n = name.size();
+    if (static_cast<std::size_t>(end_ - p_) < n + 2 || p_[0] != '"' || p_[n + 1] != '"' ||
+        std::memcmp(p_ + 1, name.data(), n) != 0)
+      return false;
+    p_ += n + 2;
     return true;
   }
   bool read_value(json& out, std::size_t depth) {

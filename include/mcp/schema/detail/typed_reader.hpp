@@ -37,6 +37,7 @@ namespace detail {
 struct text_plan {
   const plain_schema* node = nullptr;
   std::string name;        // a struct field's JSON name
+  bool plain_name = false;  // spelled in JSON as it is (no escapes needed): matched on the text
   bool required = false;   // a struct field the schema or decode requires
   std::vector<text_plan> parts;
   std::uint64_t min_items = 0, max_items = 0;
@@ -106,6 +107,8 @@ class typed_reader {
         bool in_schema = false;
         const plain_schema* child = property_schema(*node, f.name, in_schema);
         part.name = f.name;
+        part.plain_name = plain_run_end(part.name.data(), part.name.data() + part.name.size()) ==
+                          part.name.data() + part.name.size();
         part.required = in_schema || required[index];
         schema_required += in_schema;
         if constexpr (is_optional<M>::value)  // a field: absent or its value's schema (never null)
@@ -163,12 +166,13 @@ class typed_reader {
         std::string_view key;
         std::size_t i = 0;
         do {
-          if (!in.read_string_view(key, key_scratch) || !in.consume(':')) return false;
           // Members usually come in declaration order: the field after the last one is tried first.
-          if (i >= p.parts.size() || p.parts[i].name != key) {
+          if (i >= p.parts.size() || !p.parts[i].plain_name || !in.consume_plain(p.parts[i].name)) {
+            if (!in.read_string_view(key, key_scratch)) return false;
             i = 0;
             while (i < p.parts.size() && p.parts[i].name != key) ++i;
           }
+          if (!in.consume(':')) return false;
           if (i == p.parts.size() || (seen >> i & 1)) return false;  // unknown or repeated
           seen |= std::uint64_t{1} << i;
           bool ok = false;

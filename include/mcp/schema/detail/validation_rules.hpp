@@ -12,6 +12,7 @@
 #include <mcp/json/json.hpp>
 #include <mcp/schema/violation.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -282,7 +283,11 @@ class value_rules {
       auto it = schema.find(keyword);
       return it == schema.end() ? nullptr : &*it;
     };
-    if (const json* e = find("enum"); e && e->is_array()) enum_ = e;
+    if (const json* e = find("enum"); e && e->is_array()) {
+      enum_ = e;
+      for (const auto& candidate : *e)
+        if (candidate.is_string()) enum_strings_.push_back(candidate.get_ref<const std::string&>());
+    }
     const_ = find("const");
     for (std::size_t i = 0; i < 4; ++i) {
       const json* b = find(bound_keyword(i));
@@ -360,15 +365,12 @@ class value_rules {
       return out != nullptr;
     };
     auto shown = [&] { return render(json(std::string(text))); };
-    auto equal = [&](const json& candidate) {
-      return candidate.is_string() && candidate.get_ref<const std::string&>() == text;
-    };
-    if (enum_) {
-      bool found = false;
-      for (const auto& candidate : *enum_) found = found || equal(candidate);
-      if (!found && !broken("enum", "must be one of " + list_values(*enum_) + ", got " + shown())) return false;
-    }
-    if (const_ && !equal(*const_) && !broken("const", "must be " + render(*const_) + ", got " + shown())) return false;
+    if (enum_ && std::find(enum_strings_.begin(), enum_strings_.end(), text) == enum_strings_.end() &&
+        !broken("enum", "must be one of " + list_values(*enum_) + ", got " + shown()))
+      return false;
+    if (const_ && !(const_->is_string() && const_->get_ref<const std::string&>() == text) &&
+        !broken("const", "must be " + render(*const_) + ", got " + shown()))
+      return false;
     const std::size_t length = has_min_length_ || has_max_length_ ? count_code_points(text) : 0;
     if (has_min_length_ && length < min_length_ &&
         !broken("minLength", "must be at least " + plural(min_length_, "character") + " long, got " + shown()))
@@ -401,6 +403,7 @@ class value_rules {
   }
 
   const json* enum_ = nullptr;
+  std::vector<std::string_view> enum_strings_;  // enum_'s strings: all a string can equal
   const json* const_ = nullptr;
   const json* bounds_[4] = {};  // in bound_keyword's order
   const json* multiple_of_ = nullptr;
