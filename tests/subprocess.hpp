@@ -107,6 +107,9 @@ class subprocess {
     return exit_code_;
   }
   void signal(int sig) { kill(pid_, sig); }
+  // Our ends of the child's stdin and stdout pipes (a pipe's size is the same seen from either end).
+  int stdin_pipe() const { return in_; }
+  int stdout_pipe() const { return out_; }
   pid_t pid() const { return pid_; }
 
   // What the child wrote to stderr so far.

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <thread>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -109,6 +110,24 @@ TEST_CASE("notes over real pipes: the JSON-RPC basics and a clean exit at end of
   CHECK(c.proc.wait(10s) == 0);
   CHECK_FALSE(c.proc.read_line(100ms));  // nothing else on stdout
 }
+
+#ifdef F_GETPIPE_SZ
+TEST_CASE("notes over real pipes: serve_stdio widens both pipes to 1 MiB") {
+  // A reply of a few hundred kilobytes then goes into the pipe at once, and the next call starts
+  // while the client reads it. Linux lets a process go to pipe-max-size (1 MiB by default); root
+  // may go beyond, and elsewhere the pipe keeps its 64 KiB.
+  long long limit = 0;
+  std::ifstream("/proc/sys/fs/pipe-max-size") >> limit;
+  const int expected = geteuid() == 0 || limit >= (1 << 20) ? 1 << 20 : 65536;
+  std::string dir = scratch_dir("pipes");
+  stdio_client c({MCP_NOTES_BINARY, "--store", dir + "/notes.json"});
+  c.initialize();  // it answers: it set its pipes up before reading
+  CHECK(fcntl(c.proc.stdin_pipe(), F_GETPIPE_SZ) == expected);
+  CHECK(fcntl(c.proc.stdout_pipe(), F_GETPIPE_SZ) == expected);
+  c.proc.close_stdin();
+  CHECK(c.proc.wait(10s) == 0);
+}
+#endif
 
 TEST_CASE("notes: every tool and every error path") {
   std::string dir = scratch_dir("tools");
