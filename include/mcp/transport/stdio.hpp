@@ -31,7 +31,10 @@ struct stdio_options {
 // Serves one client over a pair of file descriptors until end of input. Returns 0 on a clean end.
 int serve_stream(server& srv, int in_fd, int out_fd, stdio_options options = {});
 
-// Serves one client on stdin/stdout (POSIX and Windows). Returns the process exit code.
+// Serves one client on stdin/stdout (POSIX and Windows). Returns the process exit code. On POSIX,
+// SIGPIPE is ignored (a client that goes away fails a write rather than killing the server), and
+// on Linux both pipes are widened to 1 MiB where the system allows, so that a large reply does not
+// hold the server in write() until the client has read most of it.
 int serve_stdio(server& srv, stdio_options options = {});
 
 }  // namespace v0
