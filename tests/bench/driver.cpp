@@ -6,7 +6,7 @@
 //   mcp_bench gen-notes --count N --out PATH
 //   mcp_bench stdio --tool add|search|order|order_rt|list [--n N] --mode pipelined|sequential|rate
 //                   [--inflight 64] [--rate R] [--seconds S] [--warmup S] [--max-requests M] -- SERVER ARGS...
-//   mcp_bench gen-payload --tool order|order_rt|list --n N --out PATH  (the arguments, for wrk_payload.lua)
+//   mcp_bench gen-payload --tool order|order_rt|list --n N --out PATH  (the arguments, for wrk_call.lua)
 //   mcp_bench http-call --port P --sid SID|- --tool T [--n N]  (one checked call: the answer is right)
 //   mcp_bench startup --runs N -- SERVER ARGS...
 //   mcp_bench http-init --port P [--wait S]       (prints the Mcp-Session-Id of a fresh session)
@@ -732,7 +732,7 @@ int cmd_http_init(const args& a) {
   return 0;
 }
 
-// The arguments of a payload tool, for wrk (wrk_payload.lua reads them once).
+// The arguments of a payload tool, for wrk (wrk_call.lua reads them once).
 int cmd_gen_payload(const args& a) {
   const call_spec spec = make_spec(a.need("tool"), static_cast<long>(a.number("n", 0)));
   if (spec.arguments.empty()) fail("gen-payload: --tool order|order_rt|list");

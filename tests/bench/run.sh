@@ -274,10 +274,10 @@ if [ -z "$http_note" ]; then
           >>"$out/logs/payload-http-$impl.log" 2>&1 || { say "payload HTTP answer wrong ($tool, N=$n, $impl)"; continue; }
         file=$out/payload/$tool-$n.json
         c=$(payload_connections $n)
-        [ "$payload_wrk_warm" = 0 ] || wrk -t1 -c$c -d${payload_wrk_warm}s --timeout 10s -s "$here/wrk_payload.lua" \
+        [ "$payload_wrk_warm" = 0 ] || wrk -t1 -c$c -d${payload_wrk_warm}s --timeout 10s -s "$here/wrk_call.lua" \
           "http://127.0.0.1:$port/mcp" -- "$sid" $tool "$file" >/dev/null 2>&1 || true
         BENCH_LABEL=payload_http_${tool}_$n BENCH_IMPL=$impl wrk -t1 -c$c -d${payload_wrk_secs}s --timeout 10s \
-          --latency -s "$here/wrk_payload.lua" "http://127.0.0.1:$port/mcp" -- "$sid" $tool "$file" \
+          --latency -s "$here/wrk_call.lua" "http://127.0.0.1:$port/mcp" -- "$sid" $tool "$file" \
           >"$out/logs/wrk-payload-$tool-$n-$impl.txt" 2>&1 || true
         grep '^{' "$out/logs/wrk-payload-$tool-$n-$impl.txt" >>"$results" || say "wrk printed no summary ($tool, N=$n, $impl)"
       done

@@ -1,6 +1,8 @@
--- wrk script of the benchmark: POSTs tools/call add(a, b) over keep-alive connections, each
--- request with its own JSON-RPC id (ids must not repeat within a session while in flight).
---   wrk -s wrk_call.lua URL -- SESSION_ID|-      (BENCH_LABEL / BENCH_IMPL tag the JSON summary)
+-- wrk script of the benchmark: POSTs tools/call over keep-alive connections, each request with its
+-- own JSON-RPC id (ids must not repeat within a session while in flight). Without TOOL and FILE it
+-- calls add(a, b); with them, TOOL with the arguments in FILE (written by `mcp_bench gen-payload`
+-- for the payload-size rows), read once.
+--   wrk -s wrk_call.lua URL -- SESSION_ID|- [TOOL FILE]   (BENCH_LABEL / BENCH_IMPL tag the JSON summary)
 local counter = 0
 local next_thread = 1
 
@@ -11,7 +13,7 @@ end
 
 -- The request head is built once; each request only adds its body and length. (wrk.format
 -- rebuilds every header per request, which costs wrk more than some servers spend answering.)
-local head
+local head, suffix
 
 function init(args)
   local lines = {
@@ -26,12 +28,19 @@ function init(args)
     lines[#lines + 1] = "Mcp-Session-Id: " .. session
   end
   head = table.concat(lines, "\r\n") .. "\r\nContent-Length: "
+  if args[2] ~= nil then
+    local file = assert(io.open(args[3], "rb"))
+    local arguments = file:read("*a")
+    file:close()
+    suffix = ',"method":"tools/call","params":{"name":"' .. args[2] .. '","arguments":' .. arguments .. '}}'
+  end
 end
 
 function request()
   counter = counter + 1
-  local body = '{"jsonrpc":"2.0","id":' .. string.format("%d", thread_id * 1000000000 + counter) ..
-    ',"method":"tools/call","params":{"name":"add","arguments":{"a":' .. counter .. ',"b":0.5}}}'
+  local id = '{"jsonrpc":"2.0","id":' .. string.format("%d", thread_id * 1000000000 + counter)
+  local body = suffix and id .. suffix or
+    id .. ',"method":"tools/call","params":{"name":"add","arguments":{"a":' .. counter .. ',"b":0.5}}}'
   return head .. #body .. "\r\n\r\n" .. body
 end
 
