@@ -10,6 +10,7 @@
 
 #include <mcp/core/server.hpp>
 #include <mcp/transport/http.hpp>
+#include <mcp/transport/detail/sse_follower.hpp>
 #include <mcp/transport/http_handler.hpp>
 
 #include <asio/executor_work_guard.hpp>
@@ -24,6 +25,8 @@
 #include <csignal>
 #include <cstdio>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -627,4 +630,58 @@ TEST_CASE("http listener: shutdown() ends a 2026-07-28 listen stream at once, wi
   CHECK(final_result);
   CHECK(listener.returns_within(5s));
   CHECK(std::chrono::steady_clock::now() - t0 < 5s);  // not the 10 s grace: nothing was left running
+}
+
+namespace {
+
+// An event store whose read() waits for the test, so that the follower's thread is held in the
+// middle of a poll; released, it says the stream is complete (the follower then drops it).
+class held_store final : public mcp::http::event_store {
+ public:
+  void open(const std::string&, const std::string&) override {}
+  void append(const std::string&, std::uint64_t, const std::string&, bool) override {}
+  std::optional<replay> read(const std::string&, std::uint64_t) override {
+    std::unique_lock lock(mutex_);
+    reading_ = true;
+    changed_.notify_all();
+    changed_.wait(lock, [&] { return released_; });
+    replay r;
+    r.complete = true;
+    return r;
+  }
+  bool wait_reading() {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, 10s, [&] { return reading_; });
+  }
+  void release() {
+    std::lock_guard lock(mutex_);
+    released_ = true;
+    changed_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool reading_ = false, released_ = false;
+};
+
+}  // namespace
+
+TEST_CASE("http: closing the stream followers while one is being read ends it once, and nothing breaks") {
+  // The follower's thread drops a finished stream after the poll, under the lock; close() may have
+  // taken every followed stream in between (it was seen under UBSan: an erase at end()).
+  auto store = std::make_shared<held_store>();
+  mcp::detail::http::stream_followers followers(store, 4, 1ms);
+  auto out = std::make_shared<mcp::http::blocking_writer>(mcp::inline_executor());
+  out->start_stream(mcp::http::response{});
+  followers.follow(out, "stream", 0);
+  REQUIRE(store->wait_reading());
+  std::thread closer([&] { followers.close(); });  // takes the followed list, then waits for the thread
+  std::this_thread::sleep_for(100ms);
+  store->release();
+  closer.join();
+  CHECK(followers.followed() == 0);
+  CHECK_FALSE(followers.has_room());  // closed: nothing is followed afterwards
+  std::string body;
+  CHECK(out->pull(body, 1s) == mcp::http::blocking_writer::pulled::ended);
 }

@@ -106,7 +106,10 @@ class stream_followers {
       for (const auto& f : batch)
         if (step(*f)) done.push_back(f);
       lock.lock();
-      for (const auto& f : done) followed_.erase(std::find(followed_.begin(), followed_.end(), f));
+      for (const auto& f : done) {  // close() may have taken every follower while the lock was free
+        auto it = std::find(followed_.begin(), followed_.end(), f);
+        if (it != followed_.end()) followed_.erase(it);
+      }
     }
   }
 
