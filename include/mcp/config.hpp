@@ -13,3 +13,13 @@
 #else
 #define MCP_DECL inline
 #endif
+
+// For the few small functions on the reader's path that run once per token, which the compiler
+// may otherwise leave out of line in a large caller (json/detail/reader.hpp).
+#if defined(__GNUC__) || defined(__clang__)
+#define MCP_ALWAYS_INLINE __attribute__((always_inline)) inline
+#elif defined(_MSC_VER)
+#define MCP_ALWAYS_INLINE __forceinline
+#else
+#define MCP_ALWAYS_INLINE inline
+#endif

@@ -14,6 +14,7 @@
 // walk recurses into it.
 #pragma once
 
+#include <mcp/config.hpp>
 #include <mcp/json/detail/utf8.hpp>
 #include <mcp/json/json.hpp>
 
@@ -70,15 +71,12 @@ class json_reader {
     skip_space();
     return p_ < end_ && *p_ == c;
   }
-  bool consume(char c) {
+  MCP_ALWAYS_INLINE bool consume(char c) {
     if (p_ < end_ && *p_ == c) {  // compact JSON, the usual case: no white space to skip
       ++p_;
       return true;
     }
-    skip_space();
-    if (p_ == end_ || *p_ != c) return false;
-    ++p_;
-    return true;
+    return consume_after_space(c);
   }
   // Takes the '{' of an object that is the `level`th level open, unless that is beyond max_depth.
   bool enter_object(std::size_t level) {
@@ -145,7 +143,8 @@ class json_reader {
       return consume(close);
     }
     if (p_ < end_ && *p_ == '"') return skip_string();
-    json scalar;  // a number or a literal: no allocation
+    if (skip_short_integer()) return true;
+    json scalar;  // another number or a literal: no allocation
     return value(scalar, depth);
   }
   // One value that is not an array or object (false for those, and for what is not JSON).
@@ -174,6 +173,28 @@ class json_reader {
 
  private:
   static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+  // Takes an integer of at most 18 digits (which number() always reads, in 64 bits), else leaves
+  // the reader where it was for number() to decide.
+  bool skip_short_integer() {
+    const char* q = p_;
+    if (q < end_ && *q == '-') ++q;
+    const char* digits = q;
+    while (q < end_ && is_digit(*q)) ++q;
+    const auto count = q - digits;
+    if (count == 0 || count > 18 || (*digits == '0' && count > 1)) return false;
+    if (q < end_ && (*q == '.' || *q == 'e' || *q == 'E')) return false;
+    p_ = q;
+    return true;
+  }
+
+  // Out of line, so that consume() stays small where it is called once per token.
+  bool consume_after_space(char c) {
+    skip_space();
+    if (p_ == end_ || *p_ != c) return false;
+    ++p_;
+    return true;
+  }
 
   void skip_space() {
     while (p_ < end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
