@@ -444,13 +444,15 @@ bool same_value(const json& a, const json& b) {
 }
 }  // namespace
 
-TEST_CASE("the JSON reader accepts and builds exactly what nlohmann does") {
+TEST_CASE("the JSON reader accepts and builds exactly what nlohmann does, and skip_value accepts the same") {
   const std::vector<std::string> texts = {
       // numbers: kinds, limits, forms
       "0", "-0", "-0.0", "1", "-1", "18446744073709551615", "18446744073709551616", "-9223372036854775808",
       "-9223372036854775809", "1.5", "1e5", "1E+05", "2.5e-3", "1e-400", "-1e-400", "1e400", "-1e400",
       "1.7976931348623157e308", "1.7976931348623159e308", "4.9e-324", "123456789012345678901234567890",
       "01", "-01", "1.", ".5", "-", "+1", "1e", "1e+", "0x10", "1_000", "Infinity", "NaN",
+      "999999999999999999", "-999999999999999999", "1000000000000000000", "-9223372036854775807", "[-0,0]",
+      "[1e2]", "[12.]", "[1-]", "[007]", "[-]", "[1x]", "{\"a\":12345}",
       // strings: escapes, surrogates, UTF-8, control characters
       R"("")", R"("a\"b\\c\/d\b\f\n\r\t")", R"("\u0000")", R"("\u00e9\u20ac")", R"("\ud83d\ude00")", R"("\uD83D\uDE00")",
       R"("\ud800")", R"("\udc00")", R"("\ud800\u0041")", R"("\ud800x")", R"("\u12")", R"("\u12G4")", R"("\x")", R"("\)",
@@ -470,6 +472,10 @@ TEST_CASE("the JSON reader accepts and builds exactly what nlohmann does") {
     const json theirs = json::parse(text, nullptr, false);
     CHECK((result == mcp::detail::read_result::ok) == !theirs.is_discarded());
     if (result == mcp::detail::read_result::ok && !theirs.is_discarded()) CHECK(same_value(ours, theirs));
+    // skip_value (a tools/call's arguments, kept as text) accepts exactly what reading accepts.
+    mcp::detail::json_reader skipper(text, 128);
+    skipper.skip_bom();
+    CHECK((skipper.skip_value(0) && skipper.at_end()) == (result == mcp::detail::read_result::ok));
   }
   // Depth: the limit itself is fine, one more is too deep (reported before any error that follows).
   json out;
