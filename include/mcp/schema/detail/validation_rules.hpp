@@ -314,11 +314,8 @@ class value_rules {
   bool check(const json& value, const std::string& pointer, std::vector<violation>* out) const {
     if (value.is_string()) return check_string(value.get_ref<const std::string&>(), pointer, out);
     bool valid = true;
-    // Records a broken rule; says whether to go on looking for more.
     auto broken = [&](const char* keyword, std::string message) {
-      valid = false;
-      if (out) out->push_back({pointer, keyword, std::move(message)});
-      return out != nullptr;
+      return record(valid, out, pointer, keyword, std::move(message));
     };
     if (enum_) {
       bool found = false;
@@ -360,9 +357,7 @@ class value_rules {
   bool check_string(std::string_view text, const std::string& pointer, std::vector<violation>* out) const {
     bool valid = true;
     auto broken = [&](const char* keyword, std::string message) {
-      valid = false;
-      if (out) out->push_back({pointer, keyword, std::move(message)});
-      return out != nullptr;
+      return record(valid, out, pointer, keyword, std::move(message));
     };
     auto shown = [&] { return render(json(std::string(text))); };
     if (enum_ && std::find(enum_strings_.begin(), enum_strings_.end(), text) == enum_strings_.end() &&
@@ -386,6 +381,14 @@ class value_rules {
   }
 
  private:
+  // Records a broken rule (in `out` when it collects them); says whether to go on looking for more.
+  static bool record(bool& valid, std::vector<violation>* out, const std::string& pointer, const char* keyword,
+                     std::string message) {
+    valid = false;
+    if (out) out->push_back({pointer, keyword, std::move(message)});
+    return out != nullptr;
+  }
+
   static const char* bound_keyword(std::size_t i) {
     static const char* const names[] = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"};
     return names[i];
