@@ -313,17 +313,15 @@ class value_rules {
   // null stops at the first. Returns whether every rule holds.
   bool check(const json& value, const std::string& pointer, std::vector<violation>* out) const {
     if (value.is_string()) return check_string(value.get_ref<const std::string&>(), pointer, out);
-    bool valid = true;
-    auto broken = [&](const char* keyword, std::string message) {
-      return record(valid, out, pointer, keyword, std::move(message));
-    };
+    findings result{pointer, out};
     if (enum_) {
       bool found = false;
       for (const auto& candidate : *enum_) found = found || same_value(candidate, value);
-      if (!found && !broken("enum", "must be one of " + list_values(*enum_) + ", got " + render(value))) return false;
+      if (!found && !result.broken("enum", "must be one of " + list_values(*enum_) + ", got " + render(value)))
+        return false;
     }
     if (const_ && !same_value(*const_, value) &&
-        !broken("const", "must be " + render(*const_) + ", got " + render(value)))
+        !result.broken("const", "must be " + render(*const_) + ", got " + render(value)))
       return false;
     if (value.is_number()) {
       static const char* const phrases[] = {"at least", "at most", "greater than", "less than"};
@@ -331,63 +329,66 @@ class value_rules {
         if (!bounds_[i]) continue;
         const int c = compare_numbers(value, *bounds_[i]);
         const bool ok = i == 0 ? c >= 0 : i == 1 ? c <= 0 : i == 2 ? c > 0 : c < 0;
-        if (!ok && !broken(bound_keyword(i), std::string("must be ") + phrases[i] + " " + render(*bounds_[i]) +
+        if (!ok && !result.broken(bound_keyword(i), std::string("must be ") + phrases[i] + " " + render(*bounds_[i]) +
                                                  ", got " + render(value)))
           return false;
       }
       if (multiple_of_ && !is_multiple_of(value, *multiple_of_) &&
-          !broken("multipleOf", "must be a multiple of " + render(*multiple_of_) + ", got " + render(value)))
+          !result.broken("multipleOf", "must be a multiple of " + render(*multiple_of_) + ", got " + render(value)))
         return false;
     } else if (value.is_array() && unique_) {
       for (std::size_t i = 0; i < value.size(); ++i) {
         for (std::size_t j = i + 1; j < value.size(); ++j) {
           if (!same_value(value[i], value[j])) continue;
-          broken("uniqueItems", "must not contain duplicates, but items " + std::to_string(i) + " and " +
+          result.broken("uniqueItems", "must not contain duplicates, but items " + std::to_string(i) + " and " +
                                     std::to_string(j) + " are both " + render(value[i]));
           return false;
         }
       }
     }
-    return valid;
+    return result.valid;
   }
 
   // check() for a string, on its text alone: where strings are decided, for a json string and for
   // text read without building one (detail/typed_reader.hpp). enum and const match only strings
   // equal to it, as same_value does.
   bool check_string(std::string_view text, const std::string& pointer, std::vector<violation>* out) const {
-    bool valid = true;
-    auto broken = [&](const char* keyword, std::string message) {
-      return record(valid, out, pointer, keyword, std::move(message));
-    };
+    findings result{pointer, out};
     auto shown = [&] { return render(json(std::string(text))); };
     if (enum_ && std::find(enum_strings_.begin(), enum_strings_.end(), text) == enum_strings_.end() &&
-        !broken("enum", "must be one of " + list_values(*enum_) + ", got " + shown()))
+        !result.broken("enum", "must be one of " + list_values(*enum_) + ", got " + shown()))
       return false;
     if (const_ && !(const_->is_string() && const_->get_ref<const std::string&>() == text) &&
-        !broken("const", "must be " + render(*const_) + ", got " + shown()))
+        !result.broken("const", "must be " + render(*const_) + ", got " + shown()))
       return false;
     const std::size_t length = has_min_length_ || has_max_length_ ? count_code_points(text) : 0;
     if (has_min_length_ && length < min_length_ &&
-        !broken("minLength", "must be at least " + plural(min_length_, "character") + " long, got " + shown()))
+        !result.broken("minLength", "must be at least " + plural(min_length_, "character") + " long, got " + shown()))
       return false;
     if (has_max_length_ && length > max_length_ &&
-        !broken("maxLength", "must be at most " + plural(max_length_, "character") + " long, got " +
+        !result.broken("maxLength", "must be at most " + plural(max_length_, "character") + " long, got " +
                                  plural(length, "character") + ": " + shown()))
       return false;
     if (format_ && !format_->check(text) &&
-        !broken("format", std::string("must be ") + format_->hint + ", got " + shown()))
+        !result.broken("format", std::string("must be ") + format_->hint + ", got " + shown()))
       return false;
-    return valid;
+    return result.valid;
   }
 
  private:
-  // Records a broken rule (in `out` when it collects them); says whether to go on looking for more.
-  static bool record(bool& valid, std::vector<violation>* out, const std::string& pointer, const char* keyword,
-                     std::string message) {
-    valid = false;
-    if (out) out->push_back({pointer, keyword, std::move(message)});
-    return out != nullptr;
-  }
+  // What check() and check_string() found: every broken rule goes into `out` when it collects
+  // them; without it, the first one ends the check.
+  struct findings {
+    const std::string& pointer;
+    std::vector<violation>* out;
+    bool valid = true;
+    // Records a broken rule; says whether to go on looking for more.
+    bool broken(const char* keyword, std::string message) {
+      valid = false;
+      if (out) out->push_back({pointer, keyword, std::move(message)});
+      return out != nullptr;
+    }
+  };
 
   static const char* bound_keyword(std::size_t i) {
     static const char* const names[] = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"};
