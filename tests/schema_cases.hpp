@@ -444,6 +444,10 @@ struct verdicts {
   bool fast = false;       // the fast path accepts
   bool explained = false;  // the walk that explains a refusal finds something wrong
   bool validate = false;   // validate() finds nothing wrong
+  // The fast path's check of a scalar as the typed reader holds it, without a json: a string by its
+  // text, an integer by its sign and magnitude.
+  bool has_bare = false;
+  bool bare = false;
 };
 
 inline verdicts judge(const mcp::validator& v, const json& value) {
@@ -454,21 +458,34 @@ inline verdicts judge(const mcp::validator& v, const json& value) {
   out.fast = out.has_fast && c.fast->accepts(value);
   out.explained = !c.explain(value).empty();
   out.validate = v.validate(value).empty();
+  if (out.has_fast && value.is_string()) {
+    out.has_bare = true;
+    out.bare = c.fast->accepts_string(value.get_ref<const std::string&>());
+  } else if (out.has_fast && value.is_number_unsigned()) {
+    out.has_bare = true;
+    out.bare = c.fast->accepts_integer(false, value.get<std::uint64_t>());
+  } else if (out.has_fast && value.is_number_integer()) {
+    const auto n = value.get<std::int64_t>();
+    out.has_bare = true;
+    out.bare = c.fast->accepts_integer(n < 0, n < 0 ? 0 - static_cast<std::uint64_t>(n) : static_cast<std::uint64_t>(n));
+  }
   return out;
 }
 
 inline std::string text(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 // Empty when the engines agree with valijson on `value`; else what each said. The fast path must
-// accept exactly what valijson accepts, the walk must find something wrong exactly when valijson
-// refuses, and validate() must follow valijson.
+// accept exactly what valijson accepts (on a json, and on a scalar without one), the walk must find
+// something wrong exactly when valijson refuses, and validate() must follow valijson.
 inline std::string disagreement(const verdicts& got) {
   const bool fast_bad = got.has_fast && got.fast != got.record;
   const bool walk_bad = got.explained == got.record;
   const bool validate_bad = got.validate != got.record;
-  if (!fast_bad && !walk_bad && !validate_bad) return std::string();
+  const bool bare_bad = got.has_bare && got.bare != got.record;
+  if (!fast_bad && !walk_bad && !validate_bad && !bare_bad) return std::string();
   return std::string("valijson ") + (got.record ? "accepts" : "refuses") +
          (got.has_fast ? std::string(", fast path ") + (got.fast ? "accepts" : "refuses") : std::string()) +
+         (got.has_bare ? std::string(", fast path without a json ") + (got.bare ? "accepts" : "refuses") : std::string()) +
          ", walk " + (got.explained ? "refuses" : "accepts") + ", validate() " + (got.validate ? "accepts" : "refuses");
 }
 

@@ -62,6 +62,31 @@ MCP_STRUCT(plain, (title, "Title", mcp::min_length(1), mcp::max_length(12)), (ni
            (holes, "Holes", mcp::default_value(std::vector<std::optional<int>>{})), (aliases, "Aliases", mcp::min_items(1)),
            (grid, "Grid", mcp::min_items(1), mcp::default_value(std::vector<std::vector<int>>{{0}})));
 
+// Integers of each width against bounds the schema gives as fractions, exclusive or beyond the
+// type, and divisors: read without a json on the text road (issue #24's integer lane).
+struct counts {
+  std::int8_t small = 0;
+  std::int64_t step = 0;
+  std::uint64_t big = 0;
+  std::int32_t below = -1;
+  std::uint16_t halves = 0;
+  std::vector<std::int64_t> ids;
+};
+MCP_STRUCT(counts, (small, "Small", mcp::minimum(-3.5), mcp::exclusive_maximum(100.5)),
+           (step, "Step", mcp::exclusive_minimum(-9.3e18), mcp::multiple_of(3), mcp::default_value(0)),
+           (big, "Big", mcp::maximum(18446744073709551615.0), mcp::default_value(0)),
+           (below, "Below", mcp::maximum(-0.5), mcp::default_value(-1)),
+           (halves, "Halves", mcp::multiple_of(2.5), mcp::exclusive_minimum(-1), mcp::default_value(0)),
+           (ids, "Ids", mcp::max_items(4), mcp::default_value(std::vector<std::int64_t>{})));
+
+// Narrow integers, read below through a schema with no bounds, where only the type's range refuses.
+struct narrow {
+  std::int8_t n = 0;
+  std::uint8_t u = 0;
+  std::uint64_t w = 0;
+};
+MCP_STRUCT(narrow, (n, "N"), (u, "U"), (w, "W"));
+
 // Types it does not follow: the tool keeps the tree road alone.
 struct node {
   std::string name;
@@ -188,6 +213,7 @@ TEST_CASE("typed reader: the text road accepts exactly what the tree road accept
   check_roads<tr::order>(24, 600, {{"customer", "c"}, {"items", json::array()}});
   check_roads<tr::item>(2024, 600, {{"sku", "ABC-1234"}, {"qty", 1}, {"priority", "low"}, {"tags", json::array()}});
   check_roads<tr::plain>(20261126, 600, {{"title", "t"}});
+  check_roads<tr::counts>(20261127, 600, {{"small", 0}});
 }
 
 TEST_CASE("typed reader: corner cases of the text, each as the tree road decides them", "[typed-reader]") {
@@ -285,4 +311,38 @@ TEST_CASE("typed reader: a tool answers the same on either road", "[typed-reader
   CHECK(by_text[0]["structuredContent"] == json{{"x", 2.0}, {"y", 5.0}});
   CHECK(by_text[1]["isError"] == true);  // worded by the tree road: the text road gave up
   CHECK(by_text[1]["content"][0]["text"].get<std::string>().find("pattern") != std::string::npos);
+}
+
+TEST_CASE("typed reader: an integer the schema lets through is taken within its type's range, as decode takes it",
+          "[typed-reader]") {
+  // MCP_STRUCT's schema already bounds each integer by its type: a schema without bounds leaves
+  // the range to the reader alone, as a hand-written schema could.
+  const json unbounded = {{"type", "object"},
+                          {"properties", {{"n", {{"type", "integer"}}}, {"u", {{"type", "integer"}}}, {"w", {{"type", "integer"}}}}},
+                          {"required", {"n", "u", "w"}},
+                          {"additionalProperties", false}};
+  const mcp::validator v(unbounded);
+  const auto reader = mcp::detail::typed_reader<tr::narrow>::make(v.fast_path());
+  REQUIRE(reader);
+  int accepted = 0, refused = 0;
+  for (const json& n : schema_cases::edge_numbers()) {
+    if (!n.is_number_integer()) continue;
+    for (const char* field : {"n", "u", "w"}) {
+      json value = {{"n", 0}, {"u", 0}, {"w", 0}};
+      value[field] = n;
+      INFO(value.dump());
+      std::optional<tr::narrow> decoded;
+      try {
+        decoded = mcp::detail::decode_checked_depth<tr::narrow>(value);
+      } catch (const mcp::decode_error&) {
+      }
+      tr::narrow read;
+      const bool taken = reader->read(value.dump(), depth_limit, read);
+      CHECK(taken == decoded.has_value());
+      if (taken && decoded) CHECK((read.n == decoded->n && read.u == decoded->u && read.w == decoded->w));
+      (taken ? accepted : refused) += 1;
+    }
+  }
+  CHECK(accepted > 10);
+  CHECK(refused > 10);
 }

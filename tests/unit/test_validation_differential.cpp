@@ -13,6 +13,7 @@
 #include <mcp/schema/validation.hpp>
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -337,8 +338,9 @@ std::vector<json> numbers_near(const json& schema) {
       const auto v = b->get<std::int64_t>();
       if (v > std::numeric_limits<std::int64_t>::min()) out.push_back(v - 1);
       if (v < std::numeric_limits<std::int64_t>::max()) out.push_back(v + 1);
-    } else if (b->is_number_float() && d == static_cast<double>(static_cast<std::int64_t>(d))) {
-      out.push_back(static_cast<std::int64_t>(d));
+    } else if (b->is_number_float() && std::fabs(d) < 9e18) {  // the integers around it
+      for (double whole : {std::floor(d) - 1, std::floor(d), std::ceil(d), std::ceil(d) + 1})
+        out.push_back(static_cast<std::int64_t>(whole));
     }
   }
   return out;
@@ -465,7 +467,16 @@ TEST_CASE("fast path: each keyword on generated values, edges included, accepts 
         R"({"type":"integer","minimum":0,"maximum":18446744073709551615.0})",
         R"({"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807})",
         R"({"type":"number","exclusiveMinimum":9007199254740992,"exclusiveMaximum":9007199254740994})",
-        R"({"type":["integer","null"],"minimum":0,"maximum":255})", R"({"enum":[1,"1",null,2.5]})", R"({"const":0})"}) {
+        R"({"type":["integer","null"],"minimum":0,"maximum":255})", R"({"enum":[1,"1",null,2.5]})", R"({"const":0})",
+        // Integers against fractional, exclusive and out-of-range bounds, and odd divisors.
+        R"({"type":"integer","minimum":1.5,"exclusiveMaximum":10.5})", R"({"type":"integer","exclusiveMinimum":-3.5,"maximum":-0.5})",
+        R"({"type":"integer","exclusiveMinimum":-2,"exclusiveMaximum":2.0})", R"({"type":"integer","minimum":-1e300,"maximum":1e300})",
+        R"({"type":"integer","exclusiveMinimum":-9223372036854775808.0,"exclusiveMaximum":18446744073709551616.0})",
+        R"({"type":"integer","exclusiveMinimum":-9223372036854775809.0,"maximum":-9223372036854775807})",
+        R"({"type":"integer","exclusiveMaximum":18446744073709551615})", R"({"type":"integer","minimum":-0.0,"maximum":0.5})",
+        R"({"type":"integer","multipleOf":3,"maximum":0})", R"({"type":"integer","multipleOf":2.5})", R"({"type":"integer","multipleOf":1e20})",
+        R"({"type":"integer","multipleOf":9007199254740993,"minimum":0})", R"({"type":"integer","enum":[1,2.0,-3]})",
+        R"({"type":"integer","const":-9223372036854775808})", R"({"type":"number","minimum":0.1,"multipleOf":7})"}) {
     const json s = json::parse(schema);
     const mcp::validator v(s, mcp::validator::root::any);
     for (const auto& n : numbers_near(s)) t.judge(v, n);

@@ -95,6 +95,8 @@ const plain_schema* property_schema(const plain_schema& node, std::string_view n
 bool plain_accepts(const plain_schema& node, const json& value);
 // plain_accepts for a string given by its text: the same check, without a json to hold it.
 bool plain_accepts_string(const plain_schema& node, std::string_view text);
+// plain_accepts for an integer given by its sign and magnitude (json_reader::read_integer's).
+bool plain_accepts_integer(const plain_schema& node, bool negative, std::uint64_t magnitude);
 
 // "(2 problems):" and one line per violation ("\n- /path: message (keyword)"), at most 25.
 std::string violation_list(const std::vector<violation>& v);

@@ -143,8 +143,15 @@ class json_reader {
       return consume(close);
     }
     if (p_ < end_ && *p_ == '"') return skip_string();
-    if (skip_short_integer()) return true;
-    json scalar;  // another number or a literal: no allocation
+    json scalar;  // a number to convert or a literal: no allocation
+    if (p_ < end_ && (*p_ == '-' || is_digit(*p_))) {
+      const number_token t = scan_number();
+      if (t.fits) {  // every integer below 2^64 reads (as an integer, or beyond int64 as a double)
+        p_ = t.end;
+        return true;
+      }
+      return number(t, scalar);
+    }
     return value(scalar, depth);
   }
   // One value that is not an array or object (false for those, and for what is not JSON).
@@ -152,6 +159,18 @@ class json_reader {
     skip_space();
     if (p_ == end_ || *p_ == '{' || *p_ == '[') return false;
     return value(out, 0);
+  }
+  // An integer that read_value() would read as one (below 2^64, not below -2^63), by its sign and
+  // magnitude, without making a json (-0 is 0, as there); else false, and the reader stays where it was.
+  bool read_integer(bool& negative, std::uint64_t& magnitude) {
+    skip_space();
+    if (p_ == end_ || !(*p_ == '-' || is_digit(*p_))) return false;
+    const number_token t = scan_number();
+    if (!t.fits || (t.negative && t.magnitude > int64_min_magnitude)) return false;
+    p_ = t.end;
+    negative = t.negative && t.magnitude != 0;
+    magnitude = t.magnitude;
+    return true;
   }
   // A string into `out` (replacing what it held, keeping its capacity).
   bool read_string(std::string& out) {
@@ -174,18 +193,53 @@ class json_reader {
  private:
   static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-  // Takes an integer of at most 18 digits (which number() always reads, in 64 bits), else leaves
-  // the reader where it was for number() to decide.
-  bool skip_short_integer() {
+  static constexpr std::uint64_t int64_min_magnitude = std::uint64_t{1} << 63;
+
+  // One number token at the reader, scanned once against JSON's grammar
+  // (-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?), an integer's magnitude taken on the way.
+  struct number_token {
+    const char* end = nullptr;     // past the token; null when the text there is not a number
+    bool negative = false;
+    bool fits = false;             // an integer (no fraction, no exponent) below 2^64
+    std::uint64_t magnitude = 0;   // when it fits
+  };
+  number_token scan_number() const {
+    number_token t;
     const char* q = p_;
-    if (q < end_ && *q == '-') ++q;
+    t.negative = q < end_ && *q == '-';
+    if (t.negative) ++q;
+    if (q == end_ || !is_digit(*q)) return t;
     const char* digits = q;
-    while (q < end_ && is_digit(*q)) ++q;
+    std::uint64_t m = 0;
+    if (*q == '0')
+      ++q;
+    else
+      for (; q < end_ && is_digit(*q); ++q) m = m * 10 + static_cast<std::uint64_t>(*q - '0');  // wraps past 19 digits
+    bool integer = true;
+    if (q < end_ && *q == '.') {
+      ++q;
+      if (q == end_ || !is_digit(*q)) return t;
+      while (q < end_ && is_digit(*q)) ++q;
+      integer = false;
+    }
+    if (q < end_ && (*q == 'e' || *q == 'E')) {
+      ++q;
+      if (q < end_ && (*q == '+' || *q == '-')) ++q;
+      if (q == end_ || !is_digit(*q)) return t;
+      while (q < end_ && is_digit(*q)) ++q;
+      integer = false;
+    }
+    t.end = q;
+    if (!integer) return t;
     const auto count = q - digits;
-    if (count == 0 || count > 18 || (*digits == '0' && count > 1)) return false;
-    if (q < end_ && (*q == '.' || *q == 'e' || *q == 'E')) return false;
-    p_ = q;
-    return true;
+    if (count == 20) {  // 2^64 has 20 digits: those at most 18446744073709551615 fit
+      constexpr std::string_view most = "18446744073709551615";
+      t.fits = std::string_view(digits, 20) <= most;
+    } else {
+      t.fits = count < 20;
+    }
+    if (t.fits) t.magnitude = m;
+    return t;
   }
 
   // Out of line, so that consume() stays small where it is called once per token.
@@ -290,51 +344,23 @@ class json_reader {
     }
   }
 
-  bool number(json& out) {
+  bool number(json& out) { return number(scan_number(), out); }
+
+  // The number token `t` scanned at the reader, converted as nlohmann does.
+  bool number(const number_token& t, json& out) {
+    if (!t.end) return false;
     const char* start = p_;
-    const bool negative = *p_ == '-';
-    if (negative) ++p_;
-    if (p_ == end_ || !is_digit(*p_)) return false;
-    if (*p_ == '0')
-      ++p_;
-    else
-      while (p_ < end_ && is_digit(*p_)) ++p_;
-    bool integer = true;
-    if (p_ < end_ && *p_ == '.') {
-      ++p_;
-      if (p_ == end_ || !is_digit(*p_)) return false;
-      while (p_ < end_ && is_digit(*p_)) ++p_;
-      integer = false;
+    p_ = t.end;
+    if (t.fits && !t.negative) {
+      out = t.magnitude;
+      return true;
     }
-    if (p_ < end_ && (*p_ == 'e' || *p_ == 'E')) {
-      ++p_;
-      if (p_ < end_ && (*p_ == '+' || *p_ == '-')) ++p_;
-      if (p_ == end_ || !is_digit(*p_)) return false;
-      while (p_ < end_ && is_digit(*p_)) ++p_;
-      integer = false;
+    if (t.fits && t.magnitude <= int64_min_magnitude) {
+      out = t.magnitude == int64_min_magnitude ? std::numeric_limits<std::int64_t>::min()
+                                               : -static_cast<std::int64_t>(t.magnitude);
+      return true;
     }
-    if (integer) {
-      std::uint64_t magnitude = 0;
-      bool fits = true;
-      for (const char* d = start + (negative ? 1 : 0); d < p_ && fits; ++d) {
-        const auto digit = static_cast<std::uint64_t>(*d - '0');
-        if (magnitude > (std::numeric_limits<std::uint64_t>::max() - digit) / 10)
-          fits = false;
-        else
-          magnitude = magnitude * 10 + digit;
-      }
-      constexpr std::uint64_t int64_min_magnitude = std::uint64_t{1} << 63;
-      if (fits && !negative) {
-        out = magnitude;
-        return true;
-      }
-      if (fits && magnitude <= int64_min_magnitude) {
-        out = magnitude == int64_min_magnitude ? std::numeric_limits<std::int64_t>::min()
-                                               : -static_cast<std::int64_t>(magnitude);
-        return true;
-      }
-      // Beyond 64 bits: a double, as nlohmann does.
-    }
+    // A fraction or exponent, or an integer beyond 64 bits: a double, as nlohmann does.
     double d = 0;
     const auto [end, ec] = std::from_chars(start, p_, d);
     if (ec == std::errc() && end == p_) {

@@ -7,11 +7,13 @@
 // more than MCP_STRUCT's shape (combinators, "$ref", rules on an object), a type it does not read
 // (maps, variants, sets, mcp::json, mapped types). The tool then takes its tree road: the validator
 // of record, then decode, which also word the refusal. What it accepts, that road accepts and
-// decodes to an equal value: each scalar is checked by the same plain_schema node and decoded by
-// the same decode_into (a string or an enum's name checked on its text by that node's own check,
-// and taken as decode_into takes it: the text, enum_from_wire), and the structure is checked as
-// plain_schema checks it (through the few calls validation.hpp declares, so that a file with typed
-// tools needs not compile the fast path).
+// decodes to an equal value: each scalar is checked by the same plain_schema node and taken as the
+// same decode_into takes it. A string or an enum's name is checked on its text (by that node's own
+// check) and taken as the text or through enum_from_wire; an integer within 64 bits is checked by
+// its sign and magnitude and taken within U's range, as decode_integer does; any other scalar is
+// read into a json and decoded. The structure is checked as plain_schema checks it (through the
+// few calls validation.hpp declares, so that a file with typed tools needs not compile the fast
+// path).
 // tests/unit/test_typed_reader.cpp and tests/fuzz/fuzz_arguments.cpp compare the two roads.
 #pragma once
 
@@ -22,6 +24,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -131,21 +134,14 @@ class typed_reader {
       std::string_view name;
       return in.next() == '"' && in.read_string_view(name, held.escaped) && plain_accepts_string(*p.node, name) &&
              enum_from_wire(name, out);
+    } else if constexpr (is_integer_v<U> && !has_json_type_v<U>) {
+      bool negative = false;
+      std::uint64_t magnitude = 0;
+      if (in.read_integer(negative, magnitude))  // the usual integer: checked and taken without a json
+        return plain_accepts_integer(*p.node, negative, magnitude) && integer_into(negative, magnitude, out);
+      return scalar(in, out, p, held);  // 5.0, 1e2, beyond 64 bits, not a number: as any scalar
     } else if constexpr (is_scalar_v<U> || (is_optional<U>::value && !has_json_type_v<U>)) {
-      json* scalar = &held.other;
-      if (in.next() == '"') {  // into the held string's own buffer: no allocation once it has grown
-        scalar = &held.text;
-        if (!in.read_string(scalar->get_ref<std::string&>())) return false;
-      } else if (!in.read_scalar(*scalar)) {
-        return false;
-      }
-      if (!plain_accepts(*p.node, *scalar)) return false;
-      try {
-        decode_into(*scalar, out, nullptr);
-      } catch (const decode_error&) {
-        return false;
-      }
-      return true;
+      return scalar(in, out, p, held);
     } else if constexpr (is_vector<U>::value && !std::is_same_v<U, std::vector<bool>>) {
       if (!enter(in, '[', depth)) return false;
       out.clear();
@@ -200,6 +196,45 @@ class typed_reader {
         std::apply([&](const auto&... c) { (assign_if_default(out.*f.member, c), ...); }, f.constraints);
       });
       return complete;
+    } else {
+      return false;
+    }
+  }
+
+  // A scalar read into a held json, checked by its node and taken as decode_into takes it.
+  template <class U>
+  static bool scalar(json_reader& in, U& out, const text_plan& p, scratch& held) {
+    json* scalar = &held.other;
+    if (in.next() == '"') {  // into the held string's own buffer: no allocation once it has grown
+      scalar = &held.text;
+      if (!in.read_string(scalar->get_ref<std::string&>())) return false;
+    } else if (!in.read_scalar(*scalar)) {
+      return false;
+    }
+    if (!plain_accepts(*p.node, *scalar)) return false;
+    try {
+      decode_into(*scalar, out, nullptr);
+    } catch (const decode_error&) {
+      return false;
+    }
+    return true;
+  }
+
+  // An integer into U as decode_into takes it: within U's range, else refused.
+  template <class U>
+  static bool integer_into(bool negative, std::uint64_t magnitude, U& out) {
+    using limits = std::numeric_limits<U>;
+    if (!negative) {
+      if (magnitude > static_cast<std::uint64_t>(limits::max())) return false;
+      out = static_cast<U>(magnitude);
+      return true;
+    }
+    if constexpr (limits::is_signed) {
+      // -(min + 1) + 1: min's magnitude, without the overflow of negating min itself
+      const auto most = static_cast<std::uint64_t>(-(static_cast<std::int64_t>(limits::min()) + 1)) + 1;
+      if (magnitude > most) return false;
+      out = static_cast<U>(-static_cast<std::int64_t>(magnitude - 1) - 1);
+      return true;
     } else {
       return false;
     }

@@ -63,6 +63,10 @@ class plain_schema {
   bool accepts(const json& value) const { return check(value, 0, 0) == verdict::yes; }
   // accepts() for a string known by its text alone: the same check, on the text (typed_reader's).
   bool accepts_string(std::string_view text) const { return check(string_text{text}, 0, 0) == verdict::yes; }
+  // accepts() for an integer known by its sign and magnitude (json_reader::read_integer's).
+  bool accepts_integer(bool negative, std::uint64_t magnitude) const {
+    return check(integer_value{negative, magnitude}, 0, 0) == verdict::yes;
+  }
 
   // What detail/typed_reader.hpp follows over a text without a tree: a node that checks objects by
   // their properties alone (MCP_STRUCT's shape), or arrays by their items and counts alone. With
@@ -96,19 +100,27 @@ class plain_schema {
  private:
   enum class verdict { no, yes, unknown };
 
-  // The value check() reads: a json, or a string's text without one. It asks a value only these.
+  // The value check() reads: a json, a string's text or an integer without one. It asks a value
+  // only these.
   struct string_text {
     std::string_view text;
+  };
+  struct integer_value {
+    bool negative;
+    std::uint64_t magnitude;
   };
   static bool is_string(const json& v) { return v.is_string(); }
   static bool is_string(const string_text&) { return true; }
   static std::string_view string_of(const json& v) { return v.get_ref<const std::string&>(); }
   static std::string_view string_of(const string_text& v) { return v.text; }
   static bool is_structured(const json& v) { return v.is_structured(); }
-  static bool is_structured(const string_text&) { return false; }
+  template <class V>
+  static bool is_structured(const V&) { return false; }
   static unsigned type_bit(const string_text&) { return t_string; }
+  static unsigned type_bit(const integer_value&) { return t_integer; }
   bool rules_hold(const json& v) const { return rules_->check(v, no_pointer(), nullptr); }
   bool rules_hold(const string_text& v) const { return rules_->check_string(v.text, no_pointer(), nullptr); }
+  bool rules_hold(const integer_value& v) const { return rules_->holds_for_integer(v.negative, v.magnitude); }
 
   struct property {
     std::string name;
@@ -292,10 +304,12 @@ class plain_schema {
     if (++steps > max_walk_depth || (depth >= default_max_json_depth && is_structured(value))) return verdict::unknown;
     if (never_ || !(types_ & type_bit(value))) return verdict::no;
     if (rules_ && !rules_hold(value)) return verdict::no;
-    if (pattern_ && is_string(value)) {
-      const int found = pattern_->search(string_of(value));
-      if (found == 0) return verdict::no;
-      if (found < 0) return verdict::unknown;  // too complex for std::regex on this value: valijson refuses it
+    if constexpr (!std::is_same_v<V, integer_value>) {
+      if (pattern_ && is_string(value)) {
+        const int found = pattern_->search(string_of(value));
+        if (found == 0) return verdict::no;
+        if (found < 0) return verdict::unknown;  // too complex for std::regex on this value: valijson refuses it
+      }
     }
     if constexpr (std::is_same_v<V, json>) {
       if (verdict v = check_members(value, depth, steps); v != verdict::yes) return v;

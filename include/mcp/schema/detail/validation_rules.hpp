@@ -291,14 +291,38 @@ class value_rules {
     const_ = find("const");
     for (std::size_t i = 0; i < 4; ++i) {
       const json* b = find(bound_keyword(i));
-      if (b && b->is_number()) bounds_[i] = b;
+      if (b && b->is_number()) bounds_[i] = b, integer_bounds_[i] = integer_bound(*b);
     }
-    if (const json* m = find("multipleOf"); m && m->is_number()) multiple_of_ = m;
+    if (const json* m = find("multipleOf"); m && m->is_number()) {
+      multiple_of_ = m;
+      whole_divisor_ = whole_magnitude(*m, divisor_);
+    }
     has_min_length_ = count_keyword(schema, "minLength", min_length_);
     has_max_length_ = count_keyword(schema, "maxLength", max_length_);
     if (const json* f = find("format"); f && f->is_string()) format_ = find_format(f->get_ref<const std::string&>());
     const json* u = find("uniqueItems");
     unique_ = u && u->is_boolean() && u->get<bool>();
+  }
+
+  // check() for an integer given by its sign and magnitude (one json_reader::read_integer takes:
+  // not below -2^63), stopping at the first broken rule: bounds and multipleOf compared as
+  // compare_numbers and is_multiple_of compare, with nothing built; enum, const and a fractional
+  // multipleOf on the json the reader would have made.
+  bool holds_for_integer(bool negative, std::uint64_t magnitude) const {
+    if (enum_ || const_ || (multiple_of_ && !whole_divisor_)) {
+      static const std::string no_pointer;
+      const json value = !negative ? json(magnitude)
+                         : magnitude == std::uint64_t{1} << 63
+                             ? json(std::numeric_limits<std::int64_t>::min())
+                             : json(-static_cast<std::int64_t>(magnitude));
+      return check(value, no_pointer, nullptr);
+    }
+    for (std::size_t i = 0; i < 4; ++i) {
+      if (!bounds_[i]) continue;
+      const int c = integer_bounds_[i].compare(negative, magnitude);
+      if (!(i == 0 ? c >= 0 : i == 1 ? c <= 0 : i == 2 ? c > 0 : c < 0)) return false;
+    }
+    return !multiple_of_ || (divisor_ != 0 && magnitude % divisor_ == 0);
   }
 
   bool empty() const {
@@ -390,6 +414,44 @@ class value_rules {
     }
   };
 
+  // A bound as compare_numbers compares an integer with it, worked out once: its whole part
+  // (floor) and whether a fraction is left, or one answer for every integer JSON holds (a double
+  // beyond them; NaN, which compare_numbers calls equal).
+  struct integer_bound {
+    int fixed = 2;  // -1, 0 or 1: the answer for every integer; 2: compare with the whole part
+    bool negative = false;
+    std::uint64_t whole = 0;  // the whole part's magnitude
+    bool fraction = false;
+
+    integer_bound() = default;
+    explicit integer_bound(const json& b) {
+      if (b.is_number_unsigned()) {
+        whole = b.get<std::uint64_t>();
+      } else if (b.is_number_integer()) {
+        const auto v = b.get<std::int64_t>();
+        negative = v < 0;
+        whole = negative ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
+      } else {
+        const double d = b.get<double>();
+        if (std::isnan(d)) fixed = 0;
+        else if (d >= 18446744073709551616.0) fixed = -1;  // 2^64
+        else if (d < -9223372036854775808.0) fixed = 1;    // -2^63
+        if (fixed != 2) return;
+        const double floor = std::floor(d);
+        negative = floor < 0;
+        whole = negative ? static_cast<std::uint64_t>(-floor) : static_cast<std::uint64_t>(floor);
+        fraction = d > floor;
+      }
+    }
+    // -1, 0 or 1 as the integer is below, at or above the bound.
+    int compare(bool value_negative, std::uint64_t magnitude) const {
+      if (fixed != 2) return fixed;
+      if (value_negative != negative) return value_negative ? -1 : 1;
+      if (magnitude != whole) return (magnitude < whole) != value_negative ? -1 : 1;
+      return fraction ? -1 : 0;
+    }
+  };
+
   static const char* bound_keyword(std::size_t i) {
     static const char* const names[] = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"};
     return names[i];
@@ -410,7 +472,10 @@ class value_rules {
   std::vector<std::string_view> enum_strings_;  // enum_'s strings: all a string can equal
   const json* const_ = nullptr;
   const json* bounds_[4] = {};  // in bound_keyword's order
+  integer_bound integer_bounds_[4];  // bounds_ as integers compare with them
   const json* multiple_of_ = nullptr;
+  bool whole_divisor_ = false;  // multiple_of_ is a whole number below 2^64,
+  std::uint64_t divisor_ = 0;   // of this magnitude
   std::uint64_t min_length_ = 0, max_length_ = 0;
   bool has_min_length_ = false, has_max_length_ = false;
   const format_rule* format_ = nullptr;

@@ -219,6 +219,10 @@ MCP_DECL bool detail::plain_accepts_string(const plain_schema& node, std::string
   return node.accepts_string(text);
 }
 
+MCP_DECL bool detail::plain_accepts_integer(const plain_schema& node, bool negative, std::uint64_t magnitude) {
+  return node.accepts_integer(negative, magnitude);
+}
+
 MCP_DECL const validator& validator::metaschema() {
   static const validator meta(
       [] {
