@@ -196,12 +196,12 @@ class json_reader {
   static constexpr std::uint64_t int64_min_magnitude = std::uint64_t{1} << 63;
 
   // One number token at the reader, scanned once against JSON's grammar
-  // (-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?), an integer's magnitude taken on the way.
+  // (-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?), an integer's magnitude taken on the way.
   struct number_token {
-    const char* end = nullptr;     // past the token; null when the text there is not a number
+    const char* end = nullptr;    // past the token; null when the text there is not a number
     bool negative = false;
-    bool fits = false;             // an integer (no fraction, no exponent) below 2^64
-    std::uint64_t magnitude = 0;   // when it fits
+    bool fits = false;            // an integer (no fraction, no exponent) below 2^64
+    std::uint64_t magnitude = 0;  // when it fits
   };
   number_token scan_number() const {
     number_token t;

@@ -22,6 +22,7 @@
 #include <mcp/schema/reflect.hpp>
 #include <mcp/schema/validation.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -146,7 +147,9 @@ class typed_reader {
       if (!enter(in, '[', depth)) return false;
       out.clear();
       if (!in.consume(']')) {
-        out.reserve(4);  // short lists are the usual: one allocation instead of three for 3 or 4 items
+        // Short lists are the usual: one allocation instead of three for 3 or 4 items (no more
+        // than maxItems allows).
+        out.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(4, p.max_items)));
         do {
           if (out.size() == p.max_items) return false;
           if (!value(in, out.emplace_back(), p.parts[0], depth + 1, held)) return false;
