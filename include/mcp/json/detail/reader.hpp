@@ -33,6 +33,12 @@ namespace detail {
 
 enum class read_result { ok, invalid, too_deep };
 
+// The negative int64 of `magnitude` (at most 2^63; 0 gives 0), written so that 2^63 gives the
+// minimum without negating a value that does not fit.
+constexpr std::int64_t negative_of(std::uint64_t magnitude) {
+  return magnitude == 0 ? 0 : -static_cast<std::int64_t>(magnitude - 1) - 1;
+}
+
 // server_options::max_json_depth's default, and the limit of the helpers used without a server.
 constexpr std::size_t default_max_json_depth = 128;
 
@@ -356,8 +362,7 @@ class json_reader {
       return true;
     }
     if (t.fits && t.magnitude <= int64_min_magnitude) {
-      out = t.magnitude == int64_min_magnitude ? std::numeric_limits<std::int64_t>::min()
-                                               : -static_cast<std::int64_t>(t.magnitude);
+      out = negative_of(t.magnitude);
       return true;
     }
     // A fraction or exponent, or an integer beyond 64 bits: a double, as nlohmann does.

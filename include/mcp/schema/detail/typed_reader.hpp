@@ -236,7 +236,7 @@ class typed_reader {
       // -(min + 1) + 1: min's magnitude, without the overflow of negating min itself
       const auto most = static_cast<std::uint64_t>(-(static_cast<std::int64_t>(limits::min()) + 1)) + 1;
       if (magnitude > most) return false;
-      out = static_cast<U>(-static_cast<std::int64_t>(magnitude - 1) - 1);
+      out = static_cast<U>(negative_of(magnitude));
       return true;
     } else {
       return false;

@@ -376,11 +376,6 @@ class plain_schema {
     return verdict::yes;
   }
 
-  static const std::string& no_pointer() {
-    static const std::string empty;
-    return empty;
-  }
-
   bool never_ = false;  // the schema `false`
   unsigned types_ = ~0u;
   std::vector<property> properties_;  // in key order

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <mcp/json/detail/pointer.hpp>
+#include <mcp/json/detail/reader.hpp>
 #include <mcp/json/detail/utf8.hpp>
 #include <mcp/json/detail/writer.hpp>
 #include <mcp/json/json.hpp>
@@ -25,6 +26,12 @@ namespace mcp {
 inline namespace v0 {
 
 namespace detail {
+
+// The pointer a check is given when it only answers yes or no (no violation is written with it).
+inline const std::string& no_pointer() {
+  static const std::string empty;
+  return empty;
+}
 
 // Restores a pointer to its previous length when a walk step returns.
 class pointer_scope {
@@ -310,18 +317,11 @@ class value_rules {
   // multipleOf on the json the reader would have made.
   bool holds_for_integer(bool negative, std::uint64_t magnitude) const {
     if (enum_ || const_ || (multiple_of_ && !whole_divisor_)) {
-      static const std::string no_pointer;
-      const json value = !negative ? json(magnitude)
-                         : magnitude == std::uint64_t{1} << 63
-                             ? json(std::numeric_limits<std::int64_t>::min())
-                             : json(-static_cast<std::int64_t>(magnitude));
-      return check(value, no_pointer, nullptr);
+      const json value = negative ? json(negative_of(magnitude)) : json(magnitude);
+      return check(value, no_pointer(), nullptr);
     }
-    for (std::size_t i = 0; i < 4; ++i) {
-      if (!bounds_[i]) continue;
-      const int c = integer_bounds_[i].compare(negative, magnitude);
-      if (!(i == 0 ? c >= 0 : i == 1 ? c <= 0 : i == 2 ? c > 0 : c < 0)) return false;
-    }
+    for (std::size_t i = 0; i < 4; ++i)
+      if (bounds_[i] && !bound_holds(i, integer_bounds_[i].compare(negative, magnitude))) return false;
     return !multiple_of_ || (divisor_ != 0 && magnitude % divisor_ == 0);
   }
 
@@ -351,10 +351,9 @@ class value_rules {
       static const char* const phrases[] = {"at least", "at most", "greater than", "less than"};
       for (std::size_t i = 0; i < 4; ++i) {
         if (!bounds_[i]) continue;
-        const int c = compare_numbers(value, *bounds_[i]);
-        const bool ok = i == 0 ? c >= 0 : i == 1 ? c <= 0 : i == 2 ? c > 0 : c < 0;
-        if (!ok && !result.broken(bound_keyword(i), std::string("must be ") + phrases[i] + " " + render(*bounds_[i]) +
-                                                 ", got " + render(value)))
+        if (bound_holds(i, compare_numbers(value, *bounds_[i]))) continue;
+        if (!result.broken(bound_keyword(i),
+                           std::string("must be ") + phrases[i] + " " + render(*bounds_[i]) + ", got " + render(value)))
           return false;
       }
       if (multiple_of_ && !is_multiple_of(value, *multiple_of_) &&
@@ -456,6 +455,9 @@ class value_rules {
     static const char* const names[] = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"};
     return names[i];
   }
+
+  // Whether bound `i` (in bound_keyword's order) holds for a value that compared `c` to it.
+  static bool bound_holds(std::size_t i, int c) { return i == 0 ? c >= 0 : i == 1 ? c <= 0 : i == 2 ? c > 0 : c < 0; }
 
   static std::string list_values(const json& values) {
     std::string out;
