@@ -3,7 +3,8 @@
 // every number (unsigned, integer or float); a text nested deeper than the limit is refused as too
 // deep when the reader reached the limit before any error; a raw NUL byte is refused (nlohmann would
 // stop reading there). The writer gives dump()'s bytes for every value read, and for the input
-// itself taken as a string (mostly invalid UTF-8, which both replace the same way). skip_value
+// itself taken as a string (mostly invalid UTF-8, which both replace the same way); its own text of a
+// value escapes as write_json_string escapes it (write_compact_json_as_string). skip_value
 // accepts exactly what reading accepts, too deep where reading is.
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/json/detail/writer.hpp>
@@ -72,8 +73,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (result == mcp::detail::read_result::ok) {
     if (theirs.is_discarded()) fail("accepted what nlohmann refuses", text);
     if (!same(ours, theirs)) fail("read a different value", text);
-    if (mcp::detail::to_json_text(ours) != theirs.dump(-1, ' ', false, json::error_handler_t::replace))
-      fail("wrote a value differently", text);
+    const std::string written = mcp::detail::to_json_text(ours);
+    if (written != theirs.dump(-1, ' ', false, json::error_handler_t::replace)) fail("wrote a value differently", text);
+    // That text as a text block: the writer's mode for its own JSON escapes it as write_json_string does.
+    std::string escaped, expected;
+    mcp::detail::write_compact_json_as_string(written, escaped);
+    mcp::detail::write_json_string(written, expected);
+    if (escaped != expected) fail("escaped its own JSON differently", text);
   } else if (result == mcp::detail::read_result::invalid) {
     if (!theirs.is_discarded()) fail("refused what nlohmann accepts", text);
   }

@@ -6,9 +6,11 @@
 #include <mcp/core/server.hpp>
 #include <mcp/testing.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <random>
 #include <string>
@@ -575,6 +577,55 @@ TEST_CASE("write_json_string gives dump()'s bytes at every alignment") {
     }
     check(s);
   }
+}
+
+TEST_CASE("JSON text this library wrote is escaped as write_json_string escapes it, eight bytes at a time") {
+  // write_compact_json_as_string escapes only '"' and '\\': right for what write_json writes (no
+  // byte below 0x20, valid UTF-8). Values whose strings hold every kind of character, written and
+  // then escaped both ways, with the text at every length around a word.
+  const std::vector<std::string> pieces = {"\"", "\\", "\n", "\x01", "\x1f", "\x7f", " ", "\xc3\xa9", "\xe2\x82\xac",
+                                           "\xf0\x9f\x98\x80", "\xff", "\xe2\x82", std::string(1, '\0'), "\\\"", "\\u0041",
+                                           "a", "Zz09", "{}[],:"};
+  std::mt19937 rng(20261127);
+  auto random_string = [&] {
+    std::string s;
+    for (int k = static_cast<int>(rng() % 6); k > 0; --k) s += pieces[rng() % pieces.size()];
+    return s;
+  };
+  std::function<json(int)> random_value = [&](int depth) -> json {
+    switch (rng() % (depth > 3 ? 5 : 7)) {
+      case 0: return random_string();
+      case 1: return static_cast<std::int64_t>(rng() % 2001) - 1000;
+      case 2: return static_cast<double>(rng() % 10000) / 7;
+      case 3: return rng() % 2 == 0;
+      case 4: return nullptr;
+      case 5: {
+        json a = json::array();
+        for (int k = static_cast<int>(rng() % 4); k > 0; --k) a.push_back(random_value(depth + 1));
+        return a;
+      }
+      default: {
+        json o = json::object();
+        for (int k = static_cast<int>(rng() % 4); k > 0; --k) o[random_string()] = random_value(depth + 1);
+        return o;
+      }
+    }
+  };
+  std::size_t checked = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const std::string text = mcp::detail::to_json_text(random_value(0));
+    for (std::size_t length : {text.size(), text.size() / 2 + 1, std::size_t{9}, std::size_t{8}, std::size_t{7}}) {
+      // A prefix of JSON text holds no byte below 0x20 either, though it may end inside a character.
+      const std::string_view part = std::string_view(text).substr(0, std::min(length, text.size()));
+      if (!mcp::detail::is_valid_utf8(part)) continue;
+      std::string expected = "x", written = "x";
+      mcp::detail::write_json_string(part, expected);
+      mcp::detail::write_compact_json_as_string(part, written);
+      REQUIRE(written == expected);
+      ++checked;
+    }
+  }
+  CHECK(checked > 60000);
 }
 
 TEST_CASE("a response written without building its message has the message's bytes") {

@@ -103,16 +103,10 @@ class result_sink {
   // the output schema an object schema (a struct's always is), as a 2025-era client needs them;
   // otherwise that client gets {"result": value} (see project_call_result).
   void structured(std::string_view text, std::string_view written, bool as_object) {
-    is_error_ = false;
-    const bool wrap = legacy_ && !as_object;
-    if (!text_) return structured_tree(text, written, wrap);
-    open_text_block(text);
-    *text_ += "}],\"structuredContent\":"sv;
-    if (wrap) *text_ += "{\"result\":"sv;
-    *text_ += written;
-    if (wrap) *text_ += '}';
-    *text_ += '}';
+    write_structured(text, false, written, as_object);
   }
+  // structured() whose text block is `written` itself, an object's JSON text as write_encoded wrote it.
+  void structured_as_text(std::string_view written) { write_structured(written, true, written, true); }
 
   // Forgets what was written (the pipeline failed after starting a result).
   void reset() {
@@ -124,13 +118,30 @@ class result_sink {
   }
 
  private:
+  // `text_is_json`: the text is JSON this library wrote, which the text sink escapes eight bytes at
+  // a time (write_compact_json_as_string gives write_json_string's bytes for it).
+  void write_structured(std::string_view text, bool text_is_json, std::string_view written, bool as_object) {
+    is_error_ = false;
+    const bool wrap = legacy_ && !as_object;
+    if (!text_) return structured_tree(text, written, wrap);
+    open_text_block(text, text_is_json);
+    *text_ += "}],\"structuredContent\":"sv;
+    if (wrap) *text_ += "{\"result\":"sv;
+    *text_ += written;
+    if (wrap) *text_ += '}';
+    *text_ += '}';
+  }
+
   // {"content":[{"text":...,"type":"text"  (members in the order a json object keeps them)
-  void open_text_block(std::string_view text) {
+  void open_text_block(std::string_view text, bool text_is_json = false) {
     *text_ += "{\"content\":[{\"text\":"sv;
-    write_json_string(text, *text_);
+    if (text_is_json)
+      write_compact_json_as_string(text, *text_);
+    else
+      write_json_string(text, *text_);
     *text_ += ",\"type\":\"text\""sv;
   }
-  // Apart from structured(), which stays small enough for the compiler to inline its appends.
+  // Apart from write_structured(), which stays small enough for the compiler to inline its appends.
   void structured_tree(std::string_view text, std::string_view written, bool wrap) {
     tool_result r;
     r.content.push_back(text_block(std::string(text)));
