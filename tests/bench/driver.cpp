@@ -158,13 +158,17 @@ class child {
   // Queues text for the server and writes what the pipe takes now; read_lines writes the rest as
   // the server reads.
   void send(std::string_view text) {
+    if (sent_ > 0 && sent_ >= unsent_.size() / 2) {  // compacted now and then, not after each write
+      unsent_.erase(0, sent_);
+      sent_ = 0;
+    }
     unsent_.append(text);
     write_some();
   }
   // Sends text and waits until it has all gone.
   void write_all(std::string_view text) {
     send(text);
-    while (!unsent_.empty()) {
+    while (sent_ < unsent_.size()) {
       pollfd p{in_, POLLOUT, 0};
       poll(&p, 1, 1000);
       write_some();
@@ -179,7 +183,7 @@ class child {
     pollfd p[2] = {{out_, POLLIN, 0}, {in_, POLLOUT, 0}};
     auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::max(timeout, clock_type::duration::zero())).count();
     timespec ts{static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)};
-    if (ppoll(p, unsent_.empty() ? 1 : 2, &ts, nullptr) <= 0) return 0;
+    if (ppoll(p, sent_ == unsent_.size() ? 1 : 2, &ts, nullptr) <= 0) return 0;
     if (p[1].revents) write_some();
     if (!p[0].revents) return 0;
     const std::size_t kept = buffer_.size();
@@ -231,17 +235,22 @@ class child {
 
  private:
   void write_some() {
-    while (!unsent_.empty()) {
-      ssize_t n = ::write(in_, unsent_.data(), unsent_.size());
+    while (sent_ < unsent_.size()) {
+      ssize_t n = ::write(in_, unsent_.data() + sent_, unsent_.size() - sent_);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0 && errno == EAGAIN) return;
       if (n <= 0) fail("the server stopped reading (it exited?)");
-      unsent_.erase(0, static_cast<std::size_t>(n));
+      sent_ += static_cast<std::size_t>(n);
     }
+    unsent_.clear();
+    sent_ = 0;
   }
 
   int pid_ = -1, in_ = -1, out_ = -1;
-  std::string unsent_;  // requests the pipe did not take yet
+  // Requests the pipe did not take yet: those from sent_ on. Erasing what each write() took moved
+  // all the rest, megabytes a write for order's largest requests, and made the driver the limit.
+  std::string unsent_;
+  std::size_t sent_ = 0;
   std::string buffer_;
   std::vector<std::string> pending_;
 };
