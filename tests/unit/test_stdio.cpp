@@ -404,6 +404,63 @@ TEST_CASE("stdio: quick calls run on the reading thread; a slow one hands readin
   }
 }
 
+TEST_CASE("stdio: long calls that arrive together are shared with the pool; one at a time they stay on the reading thread") {
+  auto srv = make_server();
+  std::mutex mutex;
+  std::set<std::thread::id> threads;  // where test/work ran
+  std::thread::id reader;
+  srv.method("test/reader", {[&](mcp::context&, const json&) {
+                               std::lock_guard lock(mutex);
+                               reader = std::this_thread::get_id();
+                               return json::object();
+                             },
+                             false});
+  // Well over the 100 us above which calls are shared, well under the inline budget below.
+  srv.method("test/work", {[&](mcp::context&, const json&) {
+                             const auto until = std::chrono::steady_clock::now() + 400us;
+                             while (std::chrono::steady_clock::now() < until) {
+                             }
+                             std::lock_guard lock(mutex);
+                             threads.insert(std::this_thread::get_id());
+                             return json::object();
+                           },
+                           true});
+  mcp::stdio_options options;
+  options.inline_budget = 10s;  // the watchdog never takes reading over here
+  piped_server p(srv, options);
+  p.write(initialize_line(1));
+  p.read_message();
+  p.write(mcp::jsonrpc::request(2, "test/reader").dump() + "\n");
+  p.read_message();
+
+  // One at a time: no input waits behind a call, so each runs on the reading thread.
+  for (int id = 10; id < 15; ++id) {
+    p.write(mcp::jsonrpc::request(id, "test/work").dump() + "\n");
+    CHECK(p.read_message()["id"] == id);
+  }
+  {
+    std::lock_guard lock(mutex);
+    CHECK(threads == std::set<std::thread::id>{reader});
+    threads.clear();
+  }
+
+  // Thirty in one write: after the first, the calls are known to be long and input waits.
+  std::string batch;
+  for (int id = 100; id < 130; ++id) batch += mcp::jsonrpc::request(id, "test/work").dump() + "\n";
+  p.write(batch);
+  std::set<int> answered;
+  for (int i = 0; i < 30; ++i) {
+    const json reply = p.read_message();
+    CHECK(reply.contains("result"));
+    answered.insert(reply["id"].get<int>());
+  }
+  CHECK(answered.size() == 30);
+  CHECK(*answered.begin() == 100);
+  CHECK(*answered.rbegin() == 129);
+  std::lock_guard lock(mutex);
+  CHECK(threads.size() > 1);
+}
+
 namespace {
 json call_ping(piped_server& p, int id) {
   p.write(ping(id));
