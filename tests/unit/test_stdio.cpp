@@ -461,6 +461,58 @@ TEST_CASE("stdio: long calls that arrive together are shared with the pool; one 
   CHECK(threads.size() > 1);
 }
 
+TEST_CASE("stdio: a call that takes less than reading its line took stays on the reading thread") {
+  // A tool that does not read text gets its arguments' tree built on the reading thread; passing
+  // such a call to the pool would leave that thread most of the work, and the pool the tree to free.
+  auto srv = make_server();
+  std::mutex mutex;
+  std::set<std::thread::id> threads;
+  std::thread::id reader;
+  srv.method("test/reader", {[&](mcp::context&, const json&) {
+                               std::lock_guard lock(mutex);
+                               reader = std::this_thread::get_id();
+                               return json::object();
+                             },
+                             false});
+  srv.tool("sum", "Adds the values.", mcp::runtime_schema{{{"type", "object"}}}, [&](const json& a) {
+    const auto until = std::chrono::steady_clock::now() + 150us;  // over the 100 us above which calls may be shared
+    while (std::chrono::steady_clock::now() < until) {
+    }
+    std::lock_guard lock(mutex);
+    threads.insert(std::this_thread::get_id());
+    return std::to_string(a["values"].size());
+  });
+  mcp::stdio_options options;
+  options.inline_budget = 10s;
+  piped_server p(srv, options);
+  p.write(initialize_line(1));
+  p.read_message();
+  p.write(mcp::jsonrpc::request(2, "test/reader").dump() + "\n");
+  p.read_message();
+
+  json values = json::array();
+  for (int i = 0; i < 30000; ++i) values.push_back(i);  // a tree of 30,000 nodes to build
+  std::string batch;
+  for (int id = 100; id < 112; ++id)
+    batch += mcp::jsonrpc::request(id, "tools/call", {{"name", "sum"}, {"arguments", {{"values", values}}}}).dump() + "\n";
+  // 2 MB: more than a pipe holds, so written from another thread (without Catch, which is not thread-safe).
+  auto writer = std::async(std::launch::async, [&] {
+    for (std::size_t done = 0; done < batch.size();) {
+      const ssize_t n = ::write(p.to_server[1], batch.data() + done, batch.size() - done);
+      if (n <= 0) return false;
+      done += static_cast<std::size_t>(n);
+    }
+    return true;
+  });
+  for (int i = 0; i < 12; ++i) {
+    const json reply = p.read_message(30s);
+    CHECK(reply["result"]["content"][0]["text"] == "30000");
+  }
+  CHECK(writer.get());
+  std::lock_guard lock(mutex);
+  CHECK(threads == std::set<std::thread::id>{reader});
+}
+
 namespace {
 json call_ping(piped_server& p, int id) {
   p.write(ping(id));

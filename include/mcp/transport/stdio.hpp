@@ -24,9 +24,10 @@ struct stdio_options {
   std::chrono::milliseconds shutdown_grace = std::chrono::seconds(10);
   // A tool call runs on the thread that reads the input (no hand-off, no wake-up) until it has
   // taken this long; then another thread takes over reading, so ping and cancellation are still
-  // answered. Zero: every call goes to the worker pool. Calls that lately took over 100 us go to
-  // the pool when more input is already waiting, so pipelined requests use more than one core
-  // (and may finish in another order than they came, as JSON-RPC allows).
+  // answered. Zero: every call goes to the worker pool. Calls that lately took over 100 us (and
+  // longer than reading their messages) go to the pool when more input is already waiting, so
+  // pipelined requests use more than one core (and may finish in another order than they came,
+  // as JSON-RPC allows).
   std::chrono::microseconds inline_budget = std::chrono::milliseconds(1);
 };
 

@@ -150,10 +150,10 @@ class fd_writer final : public outbound {
 // calls to the pool, so ping, cancellation and the client's answers to ctx.ask still get through,
 // and a client that writes without reading cannot lock both sides in write(). The serving thread
 // takes reading back once it is free again.
-// One exception to running calls inline: when calls have lately taken long (share_above) and more
-// input already waits, the serving thread passes the call to the pool and reads on, so that a
-// pipelining client keeps two cores busy (a single client sending one call at a time never has
-// input waiting, and keeps the inline road).
+// One exception to running calls inline: when calls have lately taken long (share_above), longer
+// than reading their lines took, and more input already waits, the serving thread passes the call
+// to the pool and reads on, so that a pipelining client keeps two cores busy (a client sending one
+// call at a time never has input waiting, and keeps the inline road). See worth_sharing.
 // Threads: serve() on the thread that serves (it returns at the end of input); nothing else is public.
 class stdio_reader {
  public:
@@ -207,11 +207,13 @@ class stdio_reader {
     // because inline_allowed_ and share_next_ belong to that thread.
     if (std::this_thread::get_id() != serving_thread_ || !inline_allowed_) return post(std::move(job));
     inline_allowed_ = false;  // anything the call dispatches itself goes to the pool
+    job_ran_ = true;
     if (share_next_ && pooled_.load(std::memory_order_relaxed) < workers_) return post(std::move(job));
     busy_.enter();
     const auto start = std::chrono::steady_clock::now();
     job();
-    note_call_time(std::chrono::steady_clock::now() - start);
+    inline_job_ = std::chrono::steady_clock::now() - start;
+    note_call_time(inline_job_);
     if (!busy_.leave()) lost_ = true;
   }
 
@@ -227,9 +229,20 @@ class stdio_reader {
 
   // A running average over the last few calls, from any thread (a lost update only ages it).
   void note_call_time(std::chrono::steady_clock::duration took) {
-    const long long ns = std::chrono::duration_cast<std::chrono::nanoseconds>(took).count();
     const long long old = recent_call_ns_.load(std::memory_order_relaxed);
-    recent_call_ns_.store(old + (ns - old) / 4, std::memory_order_relaxed);
+    recent_call_ns_.store(old + (nanoseconds(took) - old) / 4, std::memory_order_relaxed);
+  }
+  static long long nanoseconds(std::chrono::steady_clock::duration d) {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(d).count();
+  }
+
+  // Whether the next call may go to the pool: calls have lately taken long, longer than the
+  // reading thread's own work on a call's line (reading it, and building a tree for a tool that
+  // does not read text: order_rt's tree, built here and freed on a pool thread, ran 40% slower
+  // shared), and more input waits.
+  bool worth_sharing() const {
+    const long long call = recent_call_ns_.load(std::memory_order_relaxed);
+    return !rest_.empty() && call > nanoseconds(share_above) && call > recent_line_ns_;
   }
 
   // Reads and handles lines while this thread holds the right to read. True at end of input;
@@ -354,9 +367,15 @@ class stdio_reader {
       return true;
     }
     inline_allowed_ = options_.inline_budget.count() > 0;  // the serving thread's own flags
-    share_next_ = !rest_.empty() && recent_call_ns_.load(std::memory_order_relaxed) >
-                                        std::chrono::duration_cast<std::chrono::nanoseconds>(share_above).count();
+    share_next_ = worth_sharing();
+    job_ran_ = false;
+    inline_job_ = {};
+    const auto start = std::chrono::steady_clock::now();
     connection_.receive(line);
+    if (job_ran_) {  // the reading thread's own share of a call's line, its call (if run here) left out
+      const long long own = nanoseconds(std::chrono::steady_clock::now() - start - inline_job_);
+      recent_line_ns_ += (own - recent_line_ns_) / 4;
+    }
     inline_allowed_ = false;
     if (lost_) return false;
     if (++held_lines_ < lines_per_write) return true;
@@ -426,7 +445,10 @@ class stdio_reader {
   // The serving thread's own.
   std::thread::id serving_thread_;
   bool inline_allowed_ = false;
-  bool share_next_ = false;  // the line being handled may go to the pool (see share_above)
+  bool share_next_ = false;  // the line being handled may go to the pool (see worth_sharing)
+  bool job_ran_ = false;     // the line being handled gave the executor a call
+  std::chrono::steady_clock::duration inline_job_{};  // how long that call ran here
+  long long recent_line_ns_ = 0;  // a running average of the reading thread's own work on a call's line
   bool lost_ = false;
   int held_lines_ = 0;  // lines handled since the last write
 
