@@ -99,6 +99,24 @@ mcp::server make_server() {
   return mcp::server(info);
 }
 
+// Registers test/reader, which notes the thread it ran on in `reader`: it is not marked slow, so
+// it always runs on whichever thread is reading.
+void add_reader_probe(mcp::server& srv, std::mutex& mutex, std::thread::id& reader) {
+  srv.method("test/reader", {[&mutex, &reader](mcp::context&, const json&) {
+                               std::lock_guard lock(mutex);
+                               reader = std::this_thread::get_id();
+                               return json::object();
+                             },
+                             false});
+}
+
+// Works for `d` on the calling thread, as a tool that computes would.
+void spin_for(std::chrono::microseconds d) {
+  const auto until = std::chrono::steady_clock::now() + d;
+  while (std::chrono::steady_clock::now() < until) {
+  }
+}
+
 }  // namespace
 
 namespace stdio_order {
@@ -333,13 +351,7 @@ TEST_CASE("stdio: quick calls run on the reading thread; a slow one hands readin
   auto srv = make_server();
   std::mutex mutex;
   std::thread::id reader, worker;  // the thread of the last test/reader and test/where call
-  // Not marked slow: always runs on whichever thread is reading.
-  srv.method("test/reader", {[&](mcp::context&, const json&) {
-                               std::lock_guard lock(mutex);
-                               reader = std::this_thread::get_id();
-                               return json::object();
-                             },
-                             false});
+  add_reader_probe(srv, mutex, reader);
   srv.method("test/where", {[&](mcp::context&, const json&) {
                               std::lock_guard lock(mutex);
                               worker = std::this_thread::get_id();
@@ -409,17 +421,10 @@ TEST_CASE("stdio: long calls that arrive together are shared with the pool; one 
   std::mutex mutex;
   std::set<std::thread::id> threads;  // where test/work ran
   std::thread::id reader;
-  srv.method("test/reader", {[&](mcp::context&, const json&) {
-                               std::lock_guard lock(mutex);
-                               reader = std::this_thread::get_id();
-                               return json::object();
-                             },
-                             false});
+  add_reader_probe(srv, mutex, reader);
   // Well over the 100 us above which calls are shared, well under the inline budget below.
   srv.method("test/work", {[&](mcp::context&, const json&) {
-                             const auto until = std::chrono::steady_clock::now() + 400us;
-                             while (std::chrono::steady_clock::now() < until) {
-                             }
+                             spin_for(400us);
                              std::lock_guard lock(mutex);
                              threads.insert(std::this_thread::get_id());
                              return json::object();
@@ -468,16 +473,9 @@ TEST_CASE("stdio: a call that takes less than reading its line took stays on the
   std::mutex mutex;
   std::set<std::thread::id> threads;
   std::thread::id reader;
-  srv.method("test/reader", {[&](mcp::context&, const json&) {
-                               std::lock_guard lock(mutex);
-                               reader = std::this_thread::get_id();
-                               return json::object();
-                             },
-                             false});
+  add_reader_probe(srv, mutex, reader);
   srv.tool("sum", "Adds the values.", mcp::runtime_schema{{{"type", "object"}}}, [&](const json& a) {
-    const auto until = std::chrono::steady_clock::now() + 150us;  // over the 100 us above which calls may be shared
-    while (std::chrono::steady_clock::now() < until) {
-    }
+    spin_for(150us);  // over the 100 us above which calls may be shared
     std::lock_guard lock(mutex);
     threads.insert(std::this_thread::get_id());
     return std::to_string(a["values"].size());
