@@ -475,7 +475,7 @@ TEST_CASE("stdio: a call that takes less than reading its line took stays on the
   std::thread::id reader;
   add_reader_probe(srv, mutex, reader);
   srv.tool("sum", "Adds the values.", mcp::runtime_schema{{{"type", "object"}}}, [&](const json& a) {
-    spin_for(150us);  // over the 100 us above which calls may be shared
+    spin_for(600us);  // over the 100 us above which calls may be shared, even as the first sample
     std::lock_guard lock(mutex);
     threads.insert(std::this_thread::get_id());
     return std::to_string(a["values"].size());
