@@ -192,7 +192,8 @@ class stdio_reader {
   static constexpr int lines_per_write = 32;
   // Calls that take longer than this (on average, lately) are shared with the pool while more input
   // waits. A hand-off costs another thread's wake-up and the caches it lands in: measured on 2 cores,
-  // pipelined `order` calls of ~25 us went 7% slower through the pool, those of ~230 us 37% faster.
+  // pipelined calls of ~230 us went 37% faster through the pool; at ~25-30 us one tool gained and
+  // another lost (tests/bench/README.md, "Tried this round, not kept").
   static constexpr std::chrono::microseconds share_above{100};
   // The serving thread times one line (and its inline call) in this many; pooled calls are all timed.
   static constexpr unsigned timed_every = 8;
