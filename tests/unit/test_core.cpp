@@ -678,3 +678,16 @@ TEST_CASE("a response written without building its message has the message's byt
       CHECK(written == "prefix:" + mcp::detail::to_json_text(mcp::jsonrpc::response(id, result)));
     }
 }
+
+TEST_CASE("a per-thread answer buffer keeps its capacity up to kept_buffer_limit and lets a larger one go") {
+  using mcp::detail::kept_buffer_limit;
+  std::string kept(kept_buffer_limit / 2, 'x'), dropped(kept_buffer_limit + 1, 'x');
+  mcp::detail::let_go_if_huge(kept);
+  mcp::detail::let_go_if_huge(dropped);
+  CHECK(kept.capacity() >= kept_buffer_limit / 2);
+  CHECK(dropped.capacity() < 64);
+  // reused_string hands its capacity to the next one on the thread, unless it grew past the limit.
+  { mcp::detail::reused_string a; a.value.assign(kept_buffer_limit / 2, 'y'); }
+  { mcp::detail::reused_string b; CHECK(b.value.capacity() >= kept_buffer_limit / 2); CHECK(b.value.empty()); b.value.assign(kept_buffer_limit + 1, 'z'); }
+  { mcp::detail::reused_string c; CHECK(c.value.capacity() < 64); }
+}

@@ -392,6 +392,16 @@ inline void write_response_text(const json& id, std::string_view result, std::st
   out += '}';
 }
 
+// The per-thread buffers that answers are written into keep their capacity from one answer to the
+// next, up to this; one grown beyond it is let go, so that a rare huge answer leaves no huge buffer
+// with its thread. At 1 MiB, lists of 10,000 records (about 2 MB of text) grew their buffers anew
+// on every call: 4 MiB served them 7% faster, at a lower peak memory (tests/bench/README.md).
+inline constexpr std::size_t kept_buffer_limit = std::size_t{4} << 20;
+
+inline void let_go_if_huge(std::string& buffer) {
+  if (buffer.capacity() > kept_buffer_limit) std::string().swap(buffer);
+}
+
 // A string that hands its capacity on to the next one on this thread: text written for every
 // request costs no allocation once the buffer has grown. Nesting is safe: an inner one starts
 // without the capacity and the outer one keeps its own.
@@ -399,7 +409,7 @@ class reused_string {
  public:
   reused_string() { value.swap(spare()); }
   ~reused_string() {
-    if (value.capacity() > (std::size_t{1} << 20)) return;  // a huge one is let go
+    if (value.capacity() > kept_buffer_limit) return;  // let go with `value`
     value.clear();
     spare().swap(value);
   }

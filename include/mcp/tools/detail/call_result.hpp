@@ -243,7 +243,7 @@ void structured_result(const Out& out, const pipeline_settings& s, result_sink& 
         sink.structured_as_text(structured);
       else
         sink.structured(truncate_text(structured, s.text_budget, s.truncation_hint), structured, true);
-      if (structured.capacity() > (std::size_t{1} << 20)) std::string().swap(structured);  // a huge one is let go
+      let_go_if_huge(structured);
       return;
     }
   }

@@ -97,7 +97,7 @@ class fd_writer final : public outbound {
       lock.lock();
       if (!ok) broken_ = true;  // the reader went away; there is no one left to tell
     }
-    if (line.capacity() > (std::size_t{1} << 20)) std::string().swap(line);  // a huge reply leaves no huge buffer
+    let_go_if_huge(line);
     write_queued(lock);
   }
 
