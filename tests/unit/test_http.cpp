@@ -12,7 +12,9 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <set>
+#include <sstream>
 #include <thread>
 
 using mcp::json;
@@ -784,6 +786,54 @@ TEST_CASE("http: concurrent POST streams on one session with two io threads") {
     });
   for (auto& t : threads) t.join();
   CHECK(ok == 3);
+}
+
+TEST_CASE("http: handlers that have lately been long get a runner beside the one io thread") {
+  // Each call keeps its thread busy for 2 ms, far below the 200 ms budget after which a held runner
+  // gets help: only the rule of recent_calls (handlers lately longer than share_above) can add the
+  // second thread that the answers must show.
+  mcp::server srv{mcp::server_info{"http-test", "1.0.0"}, served::quiet()};
+  srv.add_tool(make_tool("spin", [](const json&, mcp::context&) {
+    const auto until = std::chrono::steady_clock::now() + 2ms;
+    while (std::chrono::steady_clock::now() < until) {
+    }
+    std::ostringstream id;
+    id << std::this_thread::get_id();
+    return text_result(id.str());
+  }));
+  mcp::http::options o;
+  o.host = "127.0.0.1";
+  o.port = 0;
+  o.io_threads = 1;
+  o.inline_budget = 200ms;
+  test::serving listening(srv, o);
+  client c(listening.port());
+  c.initialize();
+  // The clients only collect the answers: Catch's assertions are for the test's own thread.
+  std::mutex mutex;
+  std::vector<std::string> bodies;
+  std::vector<std::thread> clients;
+  for (int i = 0; i < 4; ++i)
+    clients.emplace_back([&, i] {
+      client mine(listening.port());
+      mine.session_id = c.session_id;
+      mine.next_id = 1000 * (i + 1);  // ids are the session's: each client its own
+      for (int k = 0; k < 150; ++k) {
+        std::string body = mine.request("tools/call", {{"name", "spin"}}).body;
+        std::lock_guard lock(mutex);
+        bodies.push_back(std::move(body));
+      }
+    });
+  for (auto& t : clients) t.join();
+  std::set<std::string> threads;
+  for (const std::string& body : bodies) {
+    const json answer = json::parse(body, nullptr, false);
+    INFO(body);
+    REQUIRE(answer.contains("result"));
+    threads.insert(answer["result"]["content"][0]["text"].get<std::string>());
+  }
+  CHECK(bodies.size() == 600);
+  CHECK(threads.size() >= 2);
 }
 
 TEST_CASE("http: /metrics shows per-tool counters and transport counters") {

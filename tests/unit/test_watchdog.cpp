@@ -2,6 +2,7 @@
 // tick; then the watching thread itself, its rest and its wake-up, with real threads.
 #include "catch.hpp"
 
+#include <mcp/transport/detail/recent_calls.hpp>
 #include <mcp/transport/detail/watchdog.hpp>
 
 #include <atomic>
@@ -138,4 +139,25 @@ TEST_CASE("watchdog: stop from inside a tick ends the thread") {
   CHECK(ticks == after);
   CHECK(after == 3);
   CHECK(wd[0].leave());
+}
+
+TEST_CASE("recent_calls: long lately once calls average more than share_above; one long wait is soon forgotten") {
+  using mcp::detail::recent_calls;
+  recent_calls calls;
+  CHECK_FALSE(calls.long_lately());
+  for (int i = 0; i < 50; ++i) calls.note(20us);  // small calls: the transports keep them on one thread
+  CHECK_FALSE(calls.long_lately());
+  int samples = 0;
+  while (!calls.long_lately() && samples < 50) calls.note(300us), ++samples;
+  CHECK(calls.long_lately());
+  CHECK(samples <= 4);  // a quarter of the way each time: 20 -> 90 -> 142 us
+  // A call that waited ten seconds (for the client, say) counts as ten times share_above, so a
+  // few short calls bring the average back down.
+  for (int i = 0; i < 50; ++i) calls.note(20us);
+  calls.note(10s);
+  CHECK(calls.long_lately());
+  samples = 0;
+  while (calls.long_lately() && samples < 100) calls.note(20us), ++samples;
+  CHECK_FALSE(calls.long_lately());
+  CHECK(samples <= 10);
 }

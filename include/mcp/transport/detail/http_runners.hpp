@@ -10,12 +10,17 @@
 //   added runner leaves as soon as no other runner is held that long any more (or after a second
 //   without work): a runner added because its thread was merely descheduled for a moment must not
 //   stay to compete with it.
+// And one rule uses a free core: when handlers have lately been long (recent_calls, the rule stdio
+// shares calls with its pool by), the watchdog adds one runner beside the io_threads, which stays
+// while they are. Short handlers keep the io threads to themselves: a second runner competing for
+// them cost small calls more than it gave.
 // Threads: post() from any thread; run() once, from the thread that serves; the rest is internal.
 #pragma once
 
 #include <asio/io_context.hpp>
 #include <asio/post.hpp>
 
+#include <mcp/transport/detail/recent_calls.hpp>
 #include <mcp/transport/detail/watchdog.hpp>
 
 #include <chrono>
@@ -92,6 +97,9 @@ class runners {
   void run_counted(std::function<void()>& job) {
     slot* me = current();
     if (me) watchdog_[me->index].enter();
+    static thread_local unsigned handled = 0;
+    const bool timed = ++handled % recent_calls::timed_every == 0;
+    const auto start = timed ? clock::now() : clock::time_point();
     try {
       job();
     } catch (const std::exception& e) {
@@ -100,6 +108,7 @@ class runners {
       log_("http: a handler threw");
     }
     if (me) watchdog_[me->index].leave();
+    if (timed) handlers_.note(clock::now() - start);
     std::function<void()> next;
     {
       std::lock_guard lock(mutex_);
@@ -136,7 +145,7 @@ class runners {
           idle_since = clock::now();
         else if (clock::now() - idle_since > std::chrono::seconds(1))
           break;
-        if (!others_held(s)) break;
+        if (!others_held(s) && !handlers_.long_lately()) break;
       } catch (const std::exception& e) {
         log_(std::string("http: unexpected exception in the io loop: ") + e.what());
       } catch (...) {
@@ -155,7 +164,8 @@ class runners {
     return false;
   }
 
-  // Once per budget, on the watchdog's thread: a runner more when every live one is held.
+  // Once per budget, on the watchdog's thread: a runner more when every live one is held, or when
+  // handlers have lately been long and only the base runners are live.
   void on_tick() {
     std::lock_guard lock(mutex_);
     if (ended_ || io_.stopped()) return;
@@ -170,7 +180,8 @@ class runners {
       ++live;
       if (watchdog_.held(watchdog_[i])) ++held;
     }
-    if (live == 0 || held < live || !spare) return;
+    if (live == 0 || !spare) return;
+    if (held < live && !(live == base_ && handlers_.long_lately())) return;
     if (spare->thread.joinable()) spare->thread.join();  // a runner that left: its thread has ended
     spare->live = true;  // taken now, so the next tick does not pick it again
     spare->thread = std::thread([this, spare] { serve(*spare, true); });
@@ -192,6 +203,7 @@ class runners {
   std::function<void(const std::string&)> log_;
   std::unique_ptr<slot[]> slots_;
   watchdog watchdog_;  // one stamp per slot
+  recent_calls handlers_;  // how long handlers take, one in recent_calls::timed_every timed
 
   std::mutex mutex_;  // guards what follows and slot::live
   std::size_t in_handlers_ = 0;

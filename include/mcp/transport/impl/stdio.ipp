@@ -7,6 +7,7 @@
 #include <mcp/core/server.hpp>
 #include <mcp/json/detail/writer.hpp>
 #include <mcp/transport/detail/fd_io.hpp>
+#include <mcp/transport/detail/recent_calls.hpp>
 #include <mcp/transport/detail/thread_pool.hpp>
 #include <mcp/transport/detail/watchdog.hpp>
 
@@ -150,7 +151,7 @@ class fd_writer final : public outbound {
 // calls to the pool, so ping, cancellation and the client's answers to ctx.ask still get through,
 // and a client that writes without reading cannot lock both sides in write(). The serving thread
 // takes reading back once it is free again.
-// One exception to running calls inline: when calls have lately taken long (share_above), longer
+// One exception to running calls inline: when calls have lately taken long (recent_calls), longer
 // than reading their lines took, and more input already waits, the serving thread passes the call
 // to the pool and reads on, so that a pipelining client keeps two cores busy (a client sending one
 // call at a time never has input waiting, and keeps the inline road). See worth_sharing.
@@ -190,13 +191,6 @@ class stdio_reader {
   static constexpr std::size_t chunk_size = 65536;
   // Most lines whose replies wait for one write().
   static constexpr int lines_per_write = 32;
-  // Calls that take longer than this (on average, lately) are shared with the pool while more input
-  // waits. A hand-off costs another thread's wake-up and the caches it lands in: measured on 2 cores,
-  // pipelined calls of ~230 us went 37% faster through the pool; at ~25-30 us one tool gained and
-  // another lost (tests/bench/README.md, "Tried this round, not kept").
-  static constexpr std::chrono::microseconds share_above{100};
-  // The serving thread times one line (and its inline call) in this many; pooled calls are all timed.
-  static constexpr unsigned timed_every = 8;
   enum class holder { serving, watchdog };
 
   // How long the serving thread may be busy (in a call or a write) before the watchdog reads.
@@ -217,7 +211,7 @@ class stdio_reader {
       const auto start = std::chrono::steady_clock::now();
       job();
       inline_job_ = std::chrono::steady_clock::now() - start;
-      note_call_time(inline_job_);
+      calls_.note(inline_job_);
     } else {
       job();
     }
@@ -229,20 +223,9 @@ class stdio_reader {
     pool_.post([this, job = std::move(job)] {
       const auto start = std::chrono::steady_clock::now();
       job();
-      note_call_time(std::chrono::steady_clock::now() - start);
+      calls_.note(std::chrono::steady_clock::now() - start);
       pooled_.fetch_sub(1, std::memory_order_relaxed);
     });
-  }
-
-  // The running averages below weigh the newest sample a quarter.
-  static long long averaged(long long old, long long sample) { return old + (sample - old) / 4; }
-  // Calls' running average, from any thread (a lost update only ages it).
-  void note_call_time(std::chrono::steady_clock::duration took) {
-    const long long old = recent_call_ns_.load(std::memory_order_relaxed);
-    recent_call_ns_.store(averaged(old, nanoseconds(took)), std::memory_order_relaxed);
-  }
-  static long long nanoseconds(std::chrono::steady_clock::duration d) {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(d).count();
   }
 
   // Whether the next call may go to the pool: calls have lately taken long, longer than the
@@ -250,8 +233,7 @@ class stdio_reader {
   // does not read text: order_rt's tree, built here and freed on a pool thread, ran 40% slower
   // shared), and more input waits.
   bool worth_sharing() const {
-    const long long call = recent_call_ns_.load(std::memory_order_relaxed);
-    return !rest_.empty() && call > nanoseconds(share_above) && call > recent_line_ns_;
+    return !rest_.empty() && calls_.long_lately() && calls_.average_ns() > recent_line_ns_;
   }
 
   // Reads and handles lines while this thread holds the right to read. True at end of input;
@@ -377,8 +359,9 @@ class stdio_reader {
     }
     inline_allowed_ = options_.inline_budget.count() > 0;  // the serving thread's own flags
     share_next_ = worth_sharing();
-    // One line in timed_every is timed (four clock reads with its call: 3% of a small call's cost).
-    timing_line_ = ++lines_seen_ % timed_every == 0;
+    // One line in timed_every is timed, with its call if run here (four clock reads: 3% of a small
+    // call's cost); pooled calls are all timed.
+    timing_line_ = ++lines_seen_ % recent_calls::timed_every == 0;
     if (!timing_line_) {
       connection_.receive(line);
     } else {
@@ -387,8 +370,8 @@ class stdio_reader {
       const auto start = std::chrono::steady_clock::now();
       connection_.receive(line);
       if (job_ran_) {  // the reading thread's own share of a call's line, its call (if run here) left out
-        const long long own = nanoseconds(std::chrono::steady_clock::now() - start - inline_job_);
-        recent_line_ns_ = averaged(recent_line_ns_, own);
+        const long long own = recent_calls::nanoseconds(std::chrono::steady_clock::now() - start - inline_job_);
+        recent_line_ns_ = recent_calls::averaged(recent_line_ns_, own);
       }
     }
     inline_allowed_ = false;
@@ -444,7 +427,7 @@ class stdio_reader {
   std::shared_ptr<fd_writer> out_;
   const std::size_t workers_;
   std::atomic<std::size_t> pooled_{0};         // calls posted to the pool and not yet finished
-  std::atomic<long long> recent_call_ns_{0};  // see note_call_time
+  recent_calls calls_;  // all calls, inline and pooled
   thread_pool pool_;
   connection connection_;
 
