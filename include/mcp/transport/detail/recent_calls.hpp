@@ -31,10 +31,12 @@ class recent_calls {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(d).count();
   }
 
-  // A sample counts as at most ten times share_above: one call that waited long (for the client's
-  // answer to a question, say) must not hold the average up for long after it.
+  // A sample counts as at most a hundred times share_above (10 ms): one call that waited long (for
+  // the client's answer to a question, say) must not hold the average up for long after it; 17
+  // samples of short calls bring it down. stdio compares the average with its reading thread's
+  // work on a line too, which is longer than that only for lines of megabytes.
   void note(std::chrono::steady_clock::duration took) {
-    const long long sample = std::min(nanoseconds(took), 10 * nanoseconds(share_above));
+    const long long sample = std::min(nanoseconds(took), 100 * nanoseconds(share_above));
     ns_.store(averaged(ns_.load(std::memory_order_relaxed), sample), std::memory_order_relaxed);
   }
   long long average_ns() const { return ns_.load(std::memory_order_relaxed); }
