@@ -92,7 +92,9 @@ inline std::size_t lay_out_decimal(char* buf, int k, int n) {
 // fractional double each was served 20% faster. tests/unit/test_core.cpp compares the two on
 // hundreds of thousands of doubles, the rounding edges' neighbours included.
 inline bool write_double_as_grisu2(double x, std::string& out) {
-#if defined(__SIZEOF_INT128__)
+  // 128-bit integers (GCC, Clang) and std::to_chars for doubles (not in every libc++): elsewhere
+  // every double goes to dump().
+#if defined(__SIZEOF_INT128__) && defined(__cpp_lib_to_chars)
   using u128 = unsigned __int128;
   std::uint64_t bits;
   std::memcpy(&bits, &x, sizeof bits);
