@@ -19,8 +19,9 @@ class recent_calls {
   // Calls that take longer than this on average are worth sharing with another thread. A hand-off
   // costs another thread's wake-up and the caches it lands in: measured on 2 cores, pipelined calls
   // of ~230 us went 37% faster through stdio's pool; at ~25-30 us one tool gained and another lost
-  // (tests/bench/README.md, "Tried this round, not kept"). HTTP: one runner more made 250 us calls
-  // 65% faster and 10 us calls 28% slower, on a machine whose other core ran the load generator.
+  // (tests/bench/README.md, "Tried on 11-27, not kept"). HTTP: a second thread serving made 250 us
+  // calls 65% faster and small calls (~7 us) 28% slower, on a machine whose other core ran the
+  // load generator.
   static constexpr std::chrono::microseconds share_above{100};
   // The transports time one call in this many where calls are short (a clock read costs ~1% of one).
   static constexpr unsigned timed_every = 8;
