@@ -40,53 +40,13 @@ void write_json_integer(Int i, std::string& out) {
   out.append(buffer, static_cast<std::size_t>(end - buffer));
 }
 
-// k decimal digits (in `buf`, room for 32 bytes) with the decimal point n places from their left,
-// laid out as nlohmann's dump() lays out its Grisu2 digits: fixed notation while -4 < n <= 15
-// ("12.5", "0.00125", "1e+20" is not), otherwise one digit, the rest after a point, and an exponent
-// of at least two digits. Returns the length.
-inline std::size_t lay_out_decimal(char* buf, int k, int n) {
-  const auto z = [](int i) { return static_cast<std::size_t>(i); };
-  if (k <= n && n <= 15) {
-    std::memset(buf + k, '0', z(n - k));
-    buf[n] = '.';
-    buf[n + 1] = '0';
-    return z(n + 2);
-  }
-  if (0 < n && n <= 15) {
-    std::memmove(buf + n + 1, buf + n, z(k - n));
-    buf[n] = '.';
-    return z(k + 1);
-  }
-  if (-4 < n && n <= 0) {
-    std::memmove(buf + 2 - n, buf, z(k));
-    buf[0] = '0';
-    buf[1] = '.';
-    std::memset(buf + 2, '0', z(-n));
-    return z(2 - n + k);
-  }
-  char* p = buf + 1;
-  if (k > 1) {
-    std::memmove(buf + 2, buf + 1, z(k - 1));
-    buf[1] = '.';
-    p = buf + 1 + k;
-  }
-  *p++ = 'e';
-  int e = n - 1;
-  *p++ = e < 0 ? '-' : '+';
-  e = e < 0 ? -e : e;
-  if (e >= 100) *p++ = static_cast<char>('0' + e / 100);
-  *p++ = static_cast<char>('0' + e / 10 % 10);
-  *p++ = static_cast<char>('0' + e % 10);
-  return z(static_cast<int>(p - buf));
-}
-
 // nlohmann writes a double with Grisu2, whose digits are those of the shortest decimal in a
 // slightly narrowed rounding interval, the one nearest the value among those of that length.
 // std::to_chars gives the shortest in the whole interval, nearest the value: the same digits
 // unless that decimal sits within Grisu2's narrowing (a few 2^-64 of the value) of the interval's
 // edge, or is nearly as far from the value as the next decimal of its length. Both are ruled out
 // here, with a margin of 1/32 of a half interval, in exact 128-bit arithmetic. The rest returns
-// false and goes to dump(): powers of two, doubles outside 2^-12 .. 2^52, and about 3 in 100 of
+// false and goes to dump(): powers of two, doubles outside 2^-12 .. 10^15, and about 3 in 100 of
 // those inside (measured on doubles uniform in 0 .. 10^6). Worth it because dump() costs a
 // serializer each time (an allocation, a shared_ptr, localeconv()): a list of 100 records with one
 // fractional double each was served 20% faster. tests/unit/test_core.cpp compares the two on
@@ -128,8 +88,21 @@ inline bool write_double_as_grisu2(double x, std::string& out) {
   // Half the interval is 10^j / 2 in those units; half the spacing of j-place decimals is 2^s / 2.
   const u128 unit = std::min<u128>(ten_j, u128{1} << s);
   if (distance >= (unit >> 1) - (unit >> 6)) return false;
+  // In nlohmann's fixed notation, which it uses while the point is -4 < n <= 15 places from the
+  // digits' left ("12.25", "0.0025"); its exponent form (a double of 10^15 or more with a fraction)
+  // is left to dump().
+  const int n = k - j;
+  if (n > 15 || n <= -4) return false;
   if (std::signbit(x)) out += '-';
-  out.append(digits, lay_out_decimal(digits, k, k - j));
+  if (n > 0) {
+    out.append(digits, static_cast<std::size_t>(n));
+    out += '.';
+    out.append(digits + n, static_cast<std::size_t>(k - n));
+  } else {
+    out += "0."sv;
+    out.append(static_cast<std::size_t>(-n), '0');
+    out.append(digits, static_cast<std::size_t>(k));
+  }
   return true;
 #else
   (void)x;
