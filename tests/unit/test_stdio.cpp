@@ -598,3 +598,46 @@ TEST_CASE("stdio: a client that writes a large batch before reading any reply do
     CHECK(ids.size() == count);
   }
 }
+
+// When a call holds the serving thread past the budget, the watchdog's thread reads in its place:
+// it releases the replies the serving thread held back, and answers ping itself. Were it to write
+// either, a client that is still writing (and not yet reading) would fill the pipe between us and
+// hold it in write(): nobody would read, and the client's write would never end. They must be
+// written by another thread while it reads on.
+TEST_CASE("stdio: the thread that reads in a long call's place never waits in write()") {
+  auto srv = make_server();
+  srv.tool("slow", "Takes two seconds", [] {
+    std::this_thread::sleep_for(2s);
+    return std::string("done");
+  });
+  srv.tool("big", "Returns more than a pipe holds", [] { return std::string(100000, 'b'); });
+  for (const bool held_reply_fills_the_pipe : {true, false}) {
+    CAPTURE(held_reply_fills_the_pipe);
+    mcp::stdio_options options;
+    options.inline_budget = std::chrono::milliseconds(1);
+    piped_server p(srv, options);
+    p.write(initialize_line(0));
+    REQUIRE(p.read_message()["id"] == 0);
+    // The calls run on the serving thread (calls have not yet been long), the big one's reply held
+    // back until the slow one is over; then far more pings than the two pipes hold: their answers
+    // alone fill the pipe to us.
+    std::string batch;
+    int id = 0;
+    if (held_reply_fills_the_pipe) batch += mcp::jsonrpc::request(++id, "tools/call", {{"name", "big"}}).dump() + "\n";
+    batch += mcp::jsonrpc::request(++id, "tools/call", {{"name", "slow"}}).dump() + "\n";
+    while (id < 8000) batch += ping(++id);
+    REQUIRE(batch.size() > 4 * 65536);
+    auto writing = std::async(std::launch::async, [&] { p.write(batch); });
+    // Before the slow call ends: the reading went on while the replies waited.
+    const bool written = writing.wait_for(1500ms) == std::future_status::ready;
+    CHECK(written);
+    std::set<int> ids;
+    for (int i = 0; i < id; ++i) {
+      auto line = p.read_line(10s);
+      if (!line) break;
+      ids.insert(json::parse(*line)["id"].get<int>());
+    }
+    writing.wait();
+    CHECK(ids.size() == static_cast<std::size_t>(id));
+  }
+}

@@ -18,7 +18,8 @@ inline namespace v0 {
 struct stdio_options {
   std::size_t workers = 4;                        // threads that run tool calls and other slow handlers
   std::size_t max_message_bytes = 64 * 1024 * 1024;  // longer lines are refused and skipped
-  // Replies waiting for a client that reads its output slowly; beyond this, handlers wait to send.
+  // Replies waiting for a client that reads its output slowly; beyond this, handlers wait to send
+  // (and, while a long call holds the thread that reads, reading waits too).
   std::size_t max_queued_output = 16 * 1024 * 1024;
   // At end of input, in-flight requests get this long to finish before they are cancelled.
   std::chrono::milliseconds shutdown_grace = std::chrono::seconds(10);

@@ -20,6 +20,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -48,10 +49,21 @@ MCP_DECL std::string& serialize_line(const json& message) {
 // together leave together. While held (the reader works through input it already has), lines are
 // queued too, and release() writes them in one go: pipelined requests cost one write() per read()
 // (or per 32 lines of a big chunk).
-// The queue is bounded: when the other side reads too slowly, senders wait for room.
+// The queue is bounded: when the other side reads too slowly, senders wait for room. One thread is
+// kept out of write() and out of that wait: the watchdog's, when it reads in a held serving
+// thread's place (keep_out_of_writes). A client may be writing to us without reading; were that
+// thread to wait on the client, nobody would read, and both sides would wait for ever. What it
+// sends, and what it releases, is written by a thread of the writer's own, started the first time
+// it is needed (most connections never need it).
+// Threads: send* from any thread; hold, release, finish from the serving thread; release_elsewhere,
+// wait_for_room from the thread kept out of writes.
 class fd_writer final : public outbound {
  public:
   fd_writer(int fd, std::size_t max_queued) : fd_(fd), max_queued_(max_queued) {}
+  fd_writer(const fd_writer&) = delete;
+  fd_writer& operator=(const fd_writer&) = delete;
+  ~fd_writer() override { stop_background(); }
+
   void send(const json& message) override { send_line(serialize_line(message)); }
   void send_result(const json& id, json result) override {
     std::string& line = line_buffer();
@@ -79,10 +91,46 @@ class fd_writer final : public outbound {
     writing_ = true;
     write_queued(lock);
   }
+  // As release(), but never blocks: the writer's own thread writes what was held.
+  void release_elsewhere() {
+    std::unique_lock lock(mutex_);
+    held_ = false;
+    write_elsewhere(lock);
+  }
+  // From now on, lines that `reader` sends are queued whatever the queue holds, and written by the
+  // writer's own thread.
+  void keep_out_of_writes(std::thread::id reader) {
+    std::lock_guard lock(mutex_);
+    kept_out_ = reader;
+  }
+  // Waits while the queue is full and a write is under way: the thread kept out of writes calls
+  // this before it reads more, so that a client that sends without reading is slowed down, not
+  // queued for without limit.
+  void wait_for_room() {
+    std::unique_lock lock(mutex_);
+    room_.wait(lock, [&] { return broken_ || !writing_ || queued_.size() < max_queued_; });
+  }
+  // Writes what is left and waits until it is written (or the other side went away); the writer's
+  // own thread, if started, ends.
+  void finish() {
+    release();
+    {
+      std::unique_lock lock(mutex_);
+      room_.wait(lock, [&] { return broken_ || !writing_; });
+    }
+    stop_background();
+  }
 
  private:
   void send_line(std::string& line) {
     std::unique_lock lock(mutex_);
+    if (std::this_thread::get_id() == kept_out_) {
+      if (broken_) return;
+      queued_ += line;
+      let_go_if_huge(line);
+      if (!held_) write_elsewhere(lock);
+      return;
+    }
     room_.wait(lock, [&] { return broken_ || !writing_ || queued_.size() < max_queued_; });
     if (broken_) return;
     if (writing_ || (held_ && queued_.size() < max_queued_)) {
@@ -131,15 +179,56 @@ class fd_writer final : public outbound {
     room_.notify_all();
   }
 
+  // With the lock held: has the writer's own thread write what is queued, unless a thread is
+  // writing already (it takes it along).
+  void write_elsewhere(std::unique_lock<std::mutex>& lock) {
+    if (writing_ || queued_.empty() || broken_) return;
+    writing_ = true;
+    if (!background_.joinable()) {
+      try {
+        background_ = std::thread([this] { run_background(); });  // it waits for this lock
+      } catch (const std::system_error&) {  // no thread to be had: this one writes, and may wait for the client
+        write_queued(lock);
+        return;
+      }
+    }
+    background_due_ = true;
+    background_cv_.notify_one();
+  }
+
+  void run_background() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      background_cv_.wait(lock, [&] { return background_due_ || stopping_; });
+      if (!background_due_) return;
+      background_due_ = false;
+      write_queued(lock);
+    }
+  }
+
+  void stop_background() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    background_cv_.notify_one();
+    if (background_.joinable()) background_.join();
+  }
+
   int fd_;
   std::size_t max_queued_;
   std::mutex mutex_;
-  std::condition_variable room_;
+  std::condition_variable room_;  // room in the queue, or a write over
   std::string queued_;
   std::string sending_;  // the writing thread's batch; keeps its capacity
   bool writing_ = false;
   bool held_ = false;
   bool broken_ = false;
+  std::thread::id kept_out_;  // the thread that never writes, once there is one
+  std::condition_variable background_cv_;
+  bool background_due_ = false;  // the writer's own thread is to write what is queued
+  bool stopping_ = false;
+  std::thread background_;  // last: it ends before the members it uses
 };
 
 // The reading side of a stdio connection. One thread at a time holds the right to read. Normally
@@ -150,7 +239,8 @@ class fd_writer final : public outbound {
 // takes the serving thread's stamp and, on its own thread, reads in its place and sends later
 // calls to the pool, so ping, cancellation and the client's answers to ctx.ask still get through,
 // and a client that writes without reading cannot lock both sides in write(). The serving thread
-// takes reading back once it is free again.
+// takes reading back once it is free again. The watchdog's thread never waits in write(): what it
+// sends or releases is written by the fd_writer's own thread (see fd_writer).
 // One exception to running calls inline: when calls have lately taken long (recent_calls), longer
 // than reading their lines took, and more input already waits, the serving thread passes the call
 // to the pool and reads on, so that a pipelining client keeps two cores busy (a client sending one
@@ -184,6 +274,7 @@ class stdio_reader {
     }
     watchdog_.join();
     pool_.join();
+    out_->finish();
     return 0;
   }
 
@@ -248,7 +339,10 @@ class stdio_reader {
           return false;
         }
       }
-      if (rest_.empty() && !fill(me)) return true;
+      if (rest_.empty()) {
+        if (me == holder::watchdog) out_->wait_for_room();
+        if (!fill(me)) return true;
+      }
       if (me == holder::watchdog) {
         if (!drain(me)) return false;
         continue;
@@ -418,7 +512,10 @@ class stdio_reader {
     // thread took reading back in the middle of a chunk the watchdog had begun (seen under ASan).
     retired_chunks_.push_back(std::move(chunk_));
     chunk_.reset(new char[chunk_size]);
-    out_->release();  // what the serving thread held back goes now; the long call may be waiting on it
+    // What the serving thread held back goes now (the long call may be waiting on it), written by
+    // the writer's own thread: this one must go on reading whatever the client does.
+    out_->keep_out_of_writes(std::this_thread::get_id());
+    out_->release_elsewhere();
     if (read_loop(holder::watchdog)) end_of_input();
   }
 
