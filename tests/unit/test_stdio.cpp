@@ -117,6 +117,26 @@ void spin_for(std::chrono::microseconds d) {
   }
 }
 
+// What a client saw that wrote a batch without reading: whether its write ended within `wait`,
+// and the ids of the replies (up to `expected`) it read afterwards.
+struct unread_batch {
+  bool written = false;
+  std::set<int> ids;
+};
+
+unread_batch write_unread(piped_server& p, const std::string& batch, int expected, std::chrono::milliseconds wait) {
+  auto writing = std::async(std::launch::async, [&] { p.write(batch); });
+  unread_batch outcome;
+  outcome.written = writing.wait_for(wait) == std::future_status::ready;
+  for (int i = 0; i < expected; ++i) {
+    auto line = p.read_line(10s);
+    if (!line) break;
+    outcome.ids.insert(json::parse(*line)["id"].get<int>());
+  }
+  writing.wait();
+  return outcome;
+}
+
 }  // namespace
 
 namespace stdio_order {
@@ -584,18 +604,10 @@ TEST_CASE("stdio: a client that writes a large batch before reading any reply do
     for (int i = 1; i <= count; ++i)
       batch += i % 2 ? ping(i) : mcp::jsonrpc::request(i, "tools/call", {{"name", "echo"}}).dump() + "\n";
     REQUIRE(batch.size() > 4 * 65536);
-    auto writing = std::async(std::launch::async, [&] { p.write(batch); });
     // The whole batch goes in while nothing is read: the server keeps reading while its writes wait.
-    const bool written = writing.wait_for(10s) == std::future_status::ready;
-    CHECK(written);
-    std::set<int> ids;
-    for (int i = 0; i < count; ++i) {
-      auto line = p.read_line(10s);
-      if (!line) break;
-      ids.insert(json::parse(*line)["id"].get<int>());
-    }
-    writing.wait();
-    CHECK(ids.size() == count);
+    const auto outcome = write_unread(p, batch, count, 10s);
+    CHECK(outcome.written);
+    CHECK(outcome.ids.size() == count);
   }
 }
 
@@ -627,17 +639,9 @@ TEST_CASE("stdio: the thread that reads in a long call's place never waits in wr
     batch += mcp::jsonrpc::request(++id, "tools/call", {{"name", "slow"}}).dump() + "\n";
     while (id < 8000) batch += ping(++id);
     REQUIRE(batch.size() > 4 * 65536);
-    auto writing = std::async(std::launch::async, [&] { p.write(batch); });
     // Before the slow call ends: the reading went on while the replies waited.
-    const bool written = writing.wait_for(1500ms) == std::future_status::ready;
-    CHECK(written);
-    std::set<int> ids;
-    for (int i = 0; i < id; ++i) {
-      auto line = p.read_line(10s);
-      if (!line) break;
-      ids.insert(json::parse(*line)["id"].get<int>());
-    }
-    writing.wait();
-    CHECK(ids.size() == static_cast<std::size_t>(id));
+    const auto outcome = write_unread(p, batch, id, 1500ms);
+    CHECK(outcome.written);
+    CHECK(outcome.ids.size() == static_cast<std::size_t>(id));
   }
 }
