@@ -6,6 +6,8 @@
 #include <mcp/transport/stdio.hpp>
 
 #include <atomic>
+#include <condition_variable>
+#include <functional>
 #include <future>
 #include <mutex>
 #include <set>
@@ -124,10 +126,13 @@ struct unread_batch {
   std::set<int> ids;
 };
 
-unread_batch write_unread(piped_server& p, const std::string& batch, int expected, std::chrono::milliseconds wait) {
+// `then` runs once the wait is over, before the replies are read.
+unread_batch write_unread(piped_server& p, const std::string& batch, int expected, std::chrono::milliseconds wait,
+                          const std::function<void()>& then = {}) {
   auto writing = std::async(std::launch::async, [&] { p.write(batch); });
   unread_batch outcome;
   outcome.written = writing.wait_for(wait) == std::future_status::ready;
+  if (then) then();
   for (int i = 0; i < expected; ++i) {
     auto line = p.read_line(10s);
     if (!line) break;
@@ -618,13 +623,24 @@ TEST_CASE("stdio: a client that writes a large batch before reading any reply do
 // written by another thread while it reads on.
 TEST_CASE("stdio: the thread that reads in a long call's place never waits in write()") {
   auto srv = make_server();
-  srv.tool("slow", "Takes two seconds", [] {
-    std::this_thread::sleep_for(2s);
+  // The slow call lasts until the test has seen whether the client's write ended (20 s at most).
+  std::mutex gate_mutex;
+  std::condition_variable gate_cv;
+  bool gate_open = false;
+  srv.tool("slow", "Waits until the test lets it end", [&] {
+    std::unique_lock lock(gate_mutex);
+    gate_cv.wait_for(lock, 20s, [&] { return gate_open; });
     return std::string("done");
   });
+  const auto open_gate = [&] {
+    std::lock_guard lock(gate_mutex);
+    gate_open = true;
+    gate_cv.notify_all();
+  };
   srv.tool("big", "Returns more than a pipe holds", [] { return std::string(100000, 'b'); });
   for (const bool held_reply_fills_the_pipe : {true, false}) {
     CAPTURE(held_reply_fills_the_pipe);
+    gate_open = false;
     mcp::stdio_options options;
     options.inline_budget = std::chrono::milliseconds(1);
     piped_server p(srv, options);
@@ -639,8 +655,8 @@ TEST_CASE("stdio: the thread that reads in a long call's place never waits in wr
     batch += mcp::jsonrpc::request(++id, "tools/call", {{"name", "slow"}}).dump() + "\n";
     while (id < 8000) batch += ping(++id);
     REQUIRE(batch.size() > 4 * 65536);
-    // Before the slow call ends: the reading went on while the replies waited.
-    const auto outcome = write_unread(p, batch, id, 1500ms);
+    // While the slow call goes on: the reading went on while the replies waited.
+    const auto outcome = write_unread(p, batch, id, 10s, open_gate);
     CHECK(outcome.written);
     CHECK(outcome.ids.size() == static_cast<std::size_t>(id));
   }
