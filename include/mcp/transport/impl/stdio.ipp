@@ -108,7 +108,7 @@ class fd_writer final : public outbound {
   // queued for without limit.
   void wait_for_room() {
     std::unique_lock lock(mutex_);
-    room_.wait(lock, [&] { return broken_ || !writing_ || queued_.size() < max_queued_; });
+    room_.wait(lock, [&] { return has_room(); });
   }
   // Writes what is left and waits until it is written (or the other side went away); the writer's
   // own thread, if started, ends.
@@ -131,7 +131,7 @@ class fd_writer final : public outbound {
       if (!held_) write_elsewhere(lock);
       return;
     }
-    room_.wait(lock, [&] { return broken_ || !writing_ || queued_.size() < max_queued_; });
+    room_.wait(lock, [&] { return has_room(); });
     if (broken_) return;
     if (writing_ || (held_ && queued_.size() < max_queued_)) {
       queued_ += line;
@@ -178,6 +178,9 @@ class fd_writer final : public outbound {
     writing_ = false;
     room_.notify_all();
   }
+
+  // With the lock held: whether a sender may go on (queue or write) rather than wait.
+  bool has_room() const { return broken_ || !writing_ || queued_.size() < max_queued_; }
 
   // With the lock held: has the writer's own thread write what is queued, unless a thread is
   // writing already (it takes it along).
