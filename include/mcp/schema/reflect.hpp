@@ -104,7 +104,7 @@
   void mcp_reflect_check(::mcp::detail::type_tag<T>) {                                             \
     checks                                                                                         \
   }                                                                                                \
-  inline void mcp_reflect_check_now(::mcp::detail::type_tag<T>) {                                  \
+  [[maybe_unused]] inline void mcp_reflect_check_now(::mcp::detail::type_tag<T>) {                 \
     mcp_reflect_check<0>(::mcp::detail::type_tag<T>{});                                            \
   }                                                                                                \
   template <int mcp_lazy>                                                                          \
