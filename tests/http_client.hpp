@@ -26,15 +26,18 @@
 
 namespace test {
 
-// A TCP port on 127.0.0.1 that was free a moment ago (bound, read back, released).
+// A TCP port on 127.0.0.1 that was free a moment ago (the kernel's pick for port 0, read back, released).
 inline unsigned short free_port() {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
   socklen_t len = sizeof addr;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+    if (fd >= 0) ::close(fd);
+    throw std::runtime_error("cannot find a free port");
+  }
   ::close(fd);
   return ntohs(addr.sin_port);
 }

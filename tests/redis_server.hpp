@@ -20,6 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "http_client.hpp"  // test::free_port
+
 namespace test {
 
 // The redis-server program on PATH (or in the sbin folders Debian uses), or nullopt.
@@ -37,22 +39,6 @@ inline std::optional<std::string> find_redis_server() {
     start = end + 1;
   }
   return std::nullopt;
-}
-
-// A port nobody listened on a moment ago (the kernel's pick for port 0).
-inline int free_port() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-    if (fd >= 0) ::close(fd);
-    throw std::runtime_error("cannot find a free port");
-  }
-  ::close(fd);
-  return ntohs(addr.sin_port);
 }
 
 inline bool can_connect(int port) {

@@ -1,6 +1,6 @@
 # The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer:
 #   cmake -S . -B build-asan -C cmake/presets/asan.cmake && cmake --build build-asan -j2 --target mcp_tests mcp_hostile_tests
-#   (cd build-asan && ctest --output-on-failure -R "^(mcp_tests|mcp_hostile_tests)$")
+#   (cd build-asan && ctest --output-on-failure -R "^(mcp_tests|mcp_tests\.heavy|mcp_hostile_tests)$")
 # An initial-cache file rather than a CMakePresets.json, which CMake reads only from the top level.
 set(CMAKE_CXX_COMPILER "clang++" CACHE STRING "")  # half of g++'s compile time here; runtime: libclang-rt-14-dev
 set(MCP_SANITIZE "address,undefined" CACHE STRING "")

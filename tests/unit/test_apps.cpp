@@ -10,6 +10,8 @@
 
 using mcp::json;
 
+namespace test_apps {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace {
 
 MCP_STRUCT_DEF(app_args, (std::string, title, "A title"));
@@ -179,3 +181,5 @@ TEST_CASE("apps: client_supports_apps asks the client of each request, in both e
   CHECK(call(json::object()) == "no");
   CHECK(call({{"extensions", {{mcp::apps_extension, json::object()}}}}) == "no");
 }
+
+}  // namespace test_apps

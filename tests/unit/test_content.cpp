@@ -11,6 +11,8 @@
 
 using mcp::json;
 
+namespace test_content {  // a namespace per file: CMake's unity build compiles several test files as one
+
 TEST_CASE("content helpers produce the spec's blocks", "[content]") {
   CHECK(mcp::text("hello") == json::parse(R"({"type":"text","text":"hello"})"));
 
@@ -332,3 +334,5 @@ TEST_CASE("page<T> is a plain aggregate", "[paging]") {
   CHECK(p.items.size() == 3);
   CHECK(mcp::read_cursor(*p.next_cursor) == std::size_t(3));
 }
+
+}  // namespace test_content

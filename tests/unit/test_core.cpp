@@ -22,6 +22,8 @@
 using mcp::json;
 using namespace std::chrono_literals;
 
+namespace test_core {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace {
 
 mcp::server make_server(mcp::server_options options = {}) {
@@ -691,3 +693,5 @@ TEST_CASE("a per-thread answer buffer keeps its capacity up to kept_buffer_limit
   { mcp::detail::reused_string b; CHECK(b.value.capacity() >= kept_buffer_limit / 2); CHECK(b.value.empty()); b.value.assign(kept_buffer_limit + 1, 'z'); }
   { mcp::detail::reused_string c; CHECK(c.value.capacity() < 64); }
 }
+
+}  // namespace test_core

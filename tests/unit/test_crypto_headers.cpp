@@ -15,6 +15,8 @@
 using mcp::json;
 namespace d = mcp::detail;
 
+namespace test_crypto_headers {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace {
 
 std::string hex(const d::sha256_digest& digest) {
@@ -545,3 +547,5 @@ TEST_CASE("Mcp-Param headers must mirror the annotated tool arguments", "[header
   // Mcp-Param headers are a tools/call matter only.
   CHECK_FALSE(fake_headers{{"Mcp-Method", "tools/list"}}.check(request("tools/list"), params));
 }
+
+}  // namespace test_crypto_headers

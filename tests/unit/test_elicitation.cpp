@@ -96,6 +96,8 @@ struct where {
 MCP_STRUCT(where, (at, "Where"));
 }  // namespace elicit_test
 
+namespace test_elicitation {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace {
 
 using elicit_test::order;
@@ -746,3 +748,5 @@ TEST_CASE("official schema: elicitation requests, the -32042 error, the completi
       CHECK(modern_schema->check(request["params"], "ElicitRequestParams").empty());
   }
 }
+
+}  // namespace test_elicitation

@@ -10,6 +10,8 @@
 
 using mcp::json;
 
+namespace test_errors {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace {
 
 // The code of the mcp::error `f` throws; 0 when it throws nothing, -1 for anything else.
@@ -101,3 +103,5 @@ TEST_CASE("errors: ask() for a capability the client lacks is a tool_error with 
   CHECK(r["isError"] == true);
   CHECK(code == mcp::error_code::missing_required_client_capability);
 }
+
+}  // namespace test_errors

@@ -17,6 +17,8 @@
 using mcp::json;
 using namespace std::chrono_literals;
 
+namespace test_examples {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace {
 
 std::string scratch_dir(const std::string& name) {
@@ -457,3 +459,5 @@ TEST_CASE("submit_result: a bad schema stops start-up with a precise message") {
 }
 
 #endif
+
+}  // namespace test_examples

@@ -7,6 +7,8 @@
 
 using mcp::json;
 
+namespace test_features {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace ft {
 struct doc_vars {
   std::string id;
@@ -325,3 +327,5 @@ TEST_CASE("official schema: resources, templates, prompts and completion replies
                    "CompleteResult");
   }
 }
+
+}  // namespace test_features

@@ -20,6 +20,8 @@
 using mcp::json;
 using namespace std::chrono_literals;
 
+namespace test_http {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace {
 
 mcp::tool_definition make_tool(std::string name, std::function<json(const json&, mcp::context&)> fn) {
@@ -895,3 +897,5 @@ TEST_CASE("http: the notes example serves --http HOST:PORT") {
   std::remove(store.c_str());
 }
 #endif
+
+}  // namespace test_http

@@ -19,6 +19,8 @@
 using mcp::json;
 using namespace std::chrono_literals;
 
+namespace test_http_auth {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace {
 
 using test::header;
@@ -325,3 +327,5 @@ TEST_CASE("http auth: the Bearer challenge and protected-resource metadata build
                   {"resource_documentation", "https://mcp.example/docs"},
                   {"dpop_bound_access_tokens_required", false}});
 }
+
+}  // namespace test_http_auth

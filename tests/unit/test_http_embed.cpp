@@ -33,6 +33,8 @@
 using mcp::json;
 using namespace std::chrono_literals;
 
+namespace test_http_embed {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace {
 
 mcp::server_options quiet() {
@@ -685,3 +687,5 @@ TEST_CASE("http: closing the stream followers while one is being read ends it on
   std::string body;
   CHECK(out->pull(body, 1s) == mcp::http::blocking_writer::pulled::ended);
 }
+
+}  // namespace test_http_embed

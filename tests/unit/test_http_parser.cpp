@@ -16,6 +16,8 @@
 namespace http = mcp::detail::http;
 using http::request_parser;
 
+namespace test_http_parser {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace {
 
 struct parsed {
@@ -968,3 +970,5 @@ TEST_CASE("http: Origin parsing and the loopback check", "[http]") {
   CHECK_FALSE(http::is_local_origin("null"));
   CHECK_FALSE(http::is_local_origin("http://localhost:80 http://evil.com"));
 }
+
+}  // namespace test_http_parser

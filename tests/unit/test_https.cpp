@@ -30,6 +30,8 @@
 using mcp::json;
 using namespace std::chrono_literals;
 
+namespace test_https {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace {
 
 // A self-signed certificate for IP 127.0.0.1 and its key, as PEM files in a folder of their own.
@@ -203,4 +205,6 @@ TEST_CASE("https: a verified client's JSON and SSE answers on one connection; no
   tls_client again(listener.port(), certificate.cert);
   CHECK(again.post({{"jsonrpc", "2.0"}, {"id", 3}, {"method", "ping"}}, session).status == 200);
 }
+
+}  // namespace test_https
 #endif

@@ -18,6 +18,8 @@
 
 using mcp::json;
 
+namespace test_json_depth {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace jd {
 
 // `levels` arrays one inside the other, the innermost holding `core` (or empty).
@@ -428,3 +430,5 @@ TEST_CASE("parse_json: the reader for files, with the reason for a refusal", "[d
   CHECK(why == "nested more than 128 levels deep");
   CHECK(mcp::parse_json(nested_text(3), 3));
 }
+
+}  // namespace test_json_depth

@@ -15,6 +15,8 @@
 
 using mcp::detail::pattern_check;
 
+namespace test_pattern_matcher {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace {
 
 // The small matcher mirrors libstdc++'s std::regex; with another standard library pattern_check
@@ -234,3 +236,5 @@ TEST_CASE("pattern: long subjects and many positions stay linear", "[pattern]") 
   CHECK(wide.search(std::string(20000, 'q')) == 0);
   CHECK(wide.search(std::string(300, 'q') + "x") == 1);
 }
+
+}  // namespace test_pattern_matcher

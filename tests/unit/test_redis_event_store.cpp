@@ -22,6 +22,8 @@
 using mcp::json;
 using namespace std::chrono_literals;
 
+namespace test_redis_event_store {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace {
 
 mcp::redis_options redis_at(const test::redis_server& redis, std::string prefix) {
@@ -216,4 +218,6 @@ TEST_CASE("redis event store: what Redis keeps of a stream, in order, bounded, c
   redis.kill();
   CHECK_THROWS_AS(reader.read("s/r1", 0), mcp::error);
 }
+
+}  // namespace test_redis_event_store
 #endif

@@ -24,6 +24,8 @@
 
 using mcp::json;
 
+namespace test_redis_task_store {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace {
 
 // A redis-server for one test case; REQUIREd, since main() reports the tag skipped without one.
@@ -513,4 +515,6 @@ TEST_CASE("redis replay guard: a requestState used through one server is refused
   CHECK(down["error"]["code"] == -32603);
   CHECK(down["error"]["message"].get<std::string>().find("could not be checked for reuse") != std::string::npos);
 }
+
+}  // namespace test_redis_task_store
 #endif

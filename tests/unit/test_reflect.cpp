@@ -33,6 +33,8 @@
 #include <variant>
 #include <vector>
 
+namespace test_reflect {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace reflect_test {
 
 enum class visibility { private_, team };
@@ -383,22 +385,27 @@ struct uuid {
 };
 }  // namespace reflect_test
 
+// A variant told apart by a "kind" field.
+using tagged_shape = std::variant<reflect_test::square, reflect_test::circle>;
+}  // namespace test_reflect  // a specialisation of mcp's lives outside the file's namespace
+
 template <>
-struct mcp::json_type<reflect_test::uuid> {
+struct mcp::json_type<test_reflect::reflect_test::uuid> {
+  using uuid = test_reflect::reflect_test::uuid;
   static mcp::json schema() { return {{"type", "string"}, {"format", "uuid"}}; }
-  static mcp::json encode(const reflect_test::uuid& u) { return u.text; }
-  static reflect_test::uuid decode(const mcp::json& j) {
+  static mcp::json encode(const uuid& u) { return u.text; }
+  static uuid decode(const mcp::json& j) {
     if (!j.is_string() || j.get<std::string>().size() != 36) throw std::invalid_argument("not a UUID");
     return {j.get<std::string>()};
   }
 };
 
-// A variant told apart by a "kind" field.
-using tagged_shape = std::variant<reflect_test::square, reflect_test::circle>;
 template <>
-struct mcp::json_type<tagged_shape> : mcp::tagged_variant<tagged_shape> {
+struct mcp::json_type<test_reflect::tagged_shape> : mcp::tagged_variant<test_reflect::tagged_shape> {
   static constexpr const char* tag = "kind";
 };
+
+namespace test_reflect {
 
 namespace reflect_test {
 MCP_STRUCT_DEF(drawing, (std::vector<tagged_shape>, shapes, "Shapes, each saying its kind"));
@@ -1633,3 +1640,5 @@ TEST_CASE("reflect: write_encoded writes the text of encode, struct members in d
   CHECK_THROWS_AS(mcp::encode(stray), mcp::error);
   CHECK_THROWS_AS(mcp::detail::write_encoded(stray, written), mcp::error);
 }
+
+}  // namespace test_reflect

@@ -25,6 +25,8 @@
 using mcp::json;
 using namespace std::chrono_literals;
 
+namespace test_seams {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace mw {
 struct add_args {
   int a = 0;
@@ -663,3 +665,5 @@ TEST_CASE("middleware example over HTTP: the same seams through a session and 20
 }
 
 #endif
+
+}  // namespace test_seams

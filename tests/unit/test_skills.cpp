@@ -15,6 +15,8 @@
 
 using mcp::json;
 
+namespace test_skills {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace {
 
 const std::string manifest = "---\nname: pdf-processing\ndescription: Work with PDFs.\nmetadata:\n  author: me\n  version: \"1.0\"\n---\n\n# PDF\n";
@@ -174,3 +176,5 @@ TEST_CASE("skills: resources/directory/read lists a folder's children, folders a
   CHECK(c.request("resources/directory/read", {{"uri", "skill://pdf-processing/SKILL.md"}})["error"]["code"] == -32602);
   CHECK(c.request("resources/directory/read", {{"uri", 5}})["error"]["code"] == -32602);
 }
+
+}  // namespace test_skills

@@ -23,6 +23,8 @@
 using mcp::json;
 using namespace std::chrono_literals;
 
+namespace test_stateless {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace {
 
 struct greeting {
@@ -773,3 +775,5 @@ TEST_CASE("no lock is held while sending: a client that does not read holds up o
   CHECK(notifier.wait_for(5s) == std::future_status::ready);
   streaming.close();
 }
+
+}  // namespace test_stateless

@@ -20,6 +20,8 @@
 using mcp::json;
 using namespace std::chrono_literals;
 
+namespace test_stdio {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace {
 
 // A server on one end of two pipes, and the client's ends.
@@ -661,3 +663,5 @@ TEST_CASE("stdio: the thread that reads in a long call's place never waits in wr
     CHECK(outcome.ids.size() == static_cast<std::size_t>(id));
   }
 }
+
+}  // namespace test_stdio

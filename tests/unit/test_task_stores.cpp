@@ -18,6 +18,8 @@
 using mcp::json;
 namespace fs = std::filesystem;
 
+namespace test_task_stores {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace {
 
 fs::path fresh_folder(const std::string& name) {
@@ -190,3 +192,5 @@ TEST_CASE("replace_file: the new content whole, and a clear error where it canno
   CHECK_FALSE(mcp::read_file((dir / "absent").string()));
   fs::remove_all(dir);
 }
+
+}  // namespace test_task_stores

@@ -18,6 +18,8 @@
 
 using mcp::json;
 
+namespace test_tasks {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace {
 
 const json tasks_caps = {{"extensions", {{mcp::tasks_extension, json::object()}}}};
@@ -922,3 +924,5 @@ TEST_CASE("tasks: a typed elicitation in a task: the form is plain JSON in input
                {{"taskId", id}, {"inputResponses", {{key, {{"action", "accept"}, {"content", {{"name", "Ann"}, {"sure", true}}}}}}}});
   CHECK(wait_for(c, id, "completed")["result"]["content"][0]["text"] == "Ann");
 }
+
+}  // namespace test_tasks

@@ -16,6 +16,8 @@
 
 using mcp::json;
 
+namespace test_tasks_legacy {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace {
 
 MCP_STRUCT_DEF(count_args, (int, upto, "Count to this", mcp::minimum(0)));
@@ -195,3 +197,5 @@ TEST_CASE("tasks 2025-11-25: the rules of each mode, cancel, and what that era c
   CHECK(modern.stateless_request("tasks/result", {{"taskId", id}}, caps)["error"]["code"] == -32601);
   CHECK(modern.stateless_request("tasks/list", json::object(), caps)["error"]["code"] == -32601);
 }
+
+}  // namespace test_tasks_legacy

@@ -21,6 +21,8 @@
 
 using mcp::json;
 
+namespace test_tools {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace tt {
 
 struct add_args {
@@ -60,10 +62,12 @@ MCP_STRUCT(shouty, (word, "A word"));
 
 }  // namespace tt
 
+}  // namespace test_tools  // a specialisation of mcp's lives outside the file's namespace
 template <>
-struct mcp::text_renderer<tt::shouty> {
-  static std::string render(const tt::shouty& s) { return s.word + "!"; }
+struct mcp::text_renderer<test_tools::tt::shouty> {
+  static std::string render(const test_tools::tt::shouty& s) { return s.word + "!"; }
 };
+namespace test_tools {
 
 namespace {
 
@@ -996,3 +1000,5 @@ TEST_CASE("result builder: a NaN or infinity in structured output is the server'
   CHECK(call("series", 0, 0)["structuredContent"] == json{{"result", {1.0, 2.0}}});
   CHECK(diagnostics.empty());
 }
+
+}  // namespace test_tools

@@ -20,6 +20,8 @@
 
 using mcp::json;
 
+namespace test_typed_reader {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace tr {
 using order_types::item;
 using order_types::order;
@@ -346,3 +348,5 @@ TEST_CASE("typed reader: an integer the schema lets through is taken within its 
   CHECK(accepted > 10);
   CHECK(refused > 10);
 }
+
+}  // namespace test_typed_reader

@@ -21,6 +21,8 @@
 
 using mcp::json;
 
+namespace test_validation {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace {
 
 json parse(const char* text) { return json::parse(text); }
@@ -596,3 +598,5 @@ TEST_CASE("validation: a refusal the walk can not explain stays a refusal, at va
   CHECK(at == std::vector<std::string>{"/list/1"});
   CHECK(v.compiled().record->refused_at(json{{"list", json::array({1})}}).empty());
 }
+
+}  // namespace test_validation

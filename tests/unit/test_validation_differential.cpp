@@ -25,6 +25,8 @@
 
 using mcp::json;
 
+namespace test_validation_differential {  // a namespace per file: CMake's unity build compiles several test files as one
+
 // Typed tools with every keyword MCP_STRUCT emits, for the fast path's coverage (issue #24's
 // order(customer, items[N]) among them).
 namespace diff_types {
@@ -49,10 +51,13 @@ MCP_STRUCT(node, (name, "Name", mcp::min_length(1)), (children, "Children"));
 }  // namespace diff_types
 
 using diff_shape = std::variant<diff_types::square, diff_types::circle>;
+}  // namespace test_validation_differential  // a specialisation of mcp's lives outside the file's namespace
 template <>
-struct mcp::json_type<diff_shape> : mcp::tagged_variant<diff_shape> {
+struct mcp::json_type<test_validation_differential::diff_shape>
+    : mcp::tagged_variant<test_validation_differential::diff_shape> {
   static constexpr const char* tag = "kind";
 };
+namespace test_validation_differential {
 
 namespace diff_types {
 struct everything {
@@ -559,3 +564,5 @@ TEST_CASE("fast path: a recursive value deeper than validate() follows goes to t
   REQUIRE(problems.size() == 1);
   CHECK(problems[0].keyword == "depth");
 }
+
+}  // namespace test_validation_differential

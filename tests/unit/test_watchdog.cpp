@@ -12,6 +12,8 @@
 using mcp::detail::watchdog;
 using namespace std::chrono_literals;
 
+namespace test_watchdog {  // a namespace per file: CMake's unity build compiles several test files as one
+
 namespace {
 
 // Polls `done` until it holds or `limit` passes; whether it held.
@@ -161,3 +163,5 @@ TEST_CASE("recent_calls: long lately once calls average more than share_above; o
   CHECK_FALSE(calls.long_lately());
   CHECK(samples <= 20);
 }
+
+}  // namespace test_watchdog
