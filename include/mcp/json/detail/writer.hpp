@@ -195,35 +195,34 @@ inline void write_json_string(std::string_view s, std::string& out) {
 // A compact JSON text this library wrote (write_json, write_encoded: valid UTF-8, no byte below 0x20)
 // as a JSON string literal: write_json_string's bytes for such a text, with only '"' and '\\' to
 // escape. A text block that repeats the structured content has a quote every few bytes, where
-// write_json_string's runs are short; this takes eight bytes at a time whatever they hold.
+// write_json_string's runs are short; this takes eight bytes at a time whatever they hold: it stores
+// the word, then for each escape in it a backslash and the word's rest once more, one place on.
+// The rest is stored as a whole word, so the buffer has 16 bytes of slack past what is kept.
 inline void write_compact_json_as_string(std::string_view text, std::string& out) {
   assert(std::none_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }));
   const std::size_t start = out.size();
-  out.resize(start + 2 * text.size() + 2);  // every byte escaped, and the quotes
+  out.resize(start + 2 * text.size() + 2 + 16);  // every byte escaped, the quotes and the slack
   char* d = &out[start];
   const char* p = text.data();
   const char* const end = p + text.size();
   *d++ = '"';
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   constexpr std::uint64_t ones = 0x0101010101010101u, low7 = 0x7F7F7F7F7F7F7F7Fu;
-  const auto zero_bytes = [](std::uint64_t w) { return ~(((w & low7) + low7) | w | low7) >> 7; };  // 1 where 0, exact
+  const auto zero_bytes = [](std::uint64_t w) { return ~(((w & low7) + low7) | w | low7); };  // 0x80 where 0, exact
   for (; end - p >= 8; p += 8) {
     std::uint64_t word;
     std::memcpy(&word, p, 8);
-    const std::uint64_t escaped = zero_bytes(word ^ (ones * '"')) | zero_bytes(word ^ (ones * '\\'));
-    if (escaped == 0) {
-      std::memcpy(d, p, 8);
-      d += 8;
-      continue;
+    std::uint64_t escaped = zero_bytes(word ^ (ones * '"')) | zero_bytes(word ^ (ones * '\\'));
+    std::memcpy(d, &word, 8);
+    while (escaped != 0) {  // lowest escape first; d moves one place on for each
+      const unsigned shift = static_cast<unsigned>(__builtin_ctzll(escaped)) - 7;  // 8 x the byte's index
+      escaped &= escaped - 1;
+      d[shift / 8] = '\\';
+      ++d;
+      const std::uint64_t rest = word >> shift;
+      std::memcpy(d + shift / 8, &rest, 8);
     }
-    // Byte i goes to i plus the escapes before it; every byte is stored, so there is no branch.
-    const std::uint64_t before = (escaped * ones) << 8;
-    for (unsigned i = 0; i < 8; ++i) {
-      char* at = d + i + ((before >> (8 * i)) & 0xFF);
-      at[0] = '\\';
-      at[(escaped >> (8 * i)) & 1] = p[i];
-    }
-    d += 8 + ((escaped * ones) >> 56);
+    d += 8;
   }
 #endif
   for (; p < end; ++p) {
