@@ -351,8 +351,9 @@ class plain_schema {
       std::size_t p = 0, required_seen = 0;
       for (auto it = value.begin(); it != value.end(); ++it) {
         const std::string& key = it.key();
-        while (p < properties_.size() && properties_[p].name < key) ++p;
-        if (p < properties_.size() && properties_[p].name == key) {
+        int order = 1;  // of properties_[p].name against key: one compare a step
+        while (p < properties_.size() && (order = properties_[p].name.compare(key)) < 0) ++p;
+        if (order == 0) {
           if (verdict v = properties_[p].schema->check(*it, depth + 1, steps); v != verdict::yes) return v;
           if (properties_[p].required) ++required_seen;
           ++p;
