@@ -131,17 +131,25 @@ inline void write_json_double(double x, std::string& out) {
 }
 
 
-// A string as a JSON string literal. Written through a pointer into room made ahead of it, kept
-// at least as large as the rest of the input and the closing quote: a run of plain characters
-// (found eight bytes at a time) is one memcpy, and only an escape, which writes more than it
-// reads, may have to make more room.
+// A string as a JSON string literal. A string with nothing to escape (most names, ids, emails) is
+// appended as it is, between quotes. Otherwise it is written through a pointer into room made
+// ahead of it, kept at least as large as the rest of the input and the closing quote: a run of
+// plain characters (found eight bytes at a time) is one memcpy, and only an escape, which writes
+// more than it reads, may have to make more room.
 inline void write_json_string(std::string_view s, std::string& out) {
+  const char* const end = s.data() + s.size();
+  const char* const first_special = plain_run_end(s.data(), end);
+  if (first_special == end) {
+    out += '"';
+    out.append(s.data(), s.size());
+    out += '"';
+    return;
+  }
   const std::size_t start = out.size();
   out.resize(start + s.size() + s.size() / 4 + 16);  // JSON text (a text block) has a quote in 5 to 6 bytes
   char* d = &out[start];
   char* limit = &out[0] + out.size();
   const char* p = s.data();
-  const char* const end = p + s.size();
   auto make_room = [&](std::size_t needed) {  // at least `needed` bytes free after d
     if (static_cast<std::size_t>(limit - d) >= needed) return;
     const std::size_t at = static_cast<std::size_t>(d - &out[0]);
@@ -152,7 +160,7 @@ inline void write_json_string(std::string_view s, std::string& out) {
   *d++ = '"';
   while (p < end) {
     const char* run = p;
-    p = plain_run_end(p, end);
+    p = run == s.data() ? first_special : plain_run_end(p, end);  // the first run is known
     std::memcpy(d, run, static_cast<std::size_t>(p - run));
     d += p - run;
     if (p == end) break;
