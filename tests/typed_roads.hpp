@@ -45,12 +45,36 @@ inline bool kept_as_text(std::string_view text, std::size_t max_depth) {
 
 struct outcome {
   bool text_accepted = false, tree_accepted = false;
+  bool leading_accepted = false;  // the reader took the object the text starts with (check_leading)
   std::string disagreement;  // empty: whatever the text road accepted, the tree road accepted as the same value
 };
+
+// The reader as mcp::message uses it, on the object `text` starts with, whatever follows: what it
+// took must be exactly what skip_value takes there (the message relies on that instead of checking
+// the text first), and the tree road must accept that part as the same value. Empty when it holds;
+// `taken`: the bytes it took (0: it gave up).
+template <class T>
+std::string check_leading(const mcp::detail::typed_reader<T>& reader, std::string_view text, std::size_t max_depth,
+                          std::size_t& taken) {
+  T read{};
+  taken = reader.read_leading(text, max_depth, read);
+  if (!taken) return {};
+  mcp::detail::json_reader in(text, max_depth);
+  if (!in.peek('{') || !in.skip_value(0) || in.position() != text.data() + taken)
+    return "the leading read took " + std::to_string(taken) + " bytes, not the object skip_value takes";
+  const auto tree = by_tree<T>(text.substr(0, taken), max_depth);
+  if (!tree) return "the leading read accepted what the tree road refuses";
+  if (*tree != mcp::encode(read)) return "the leading read and the tree road decoded different values";
+  return {};
+}
 
 template <class T>
 outcome compare(const mcp::detail::typed_reader<T>& reader, std::string_view text, std::size_t max_depth) {
   outcome o;
+  std::size_t taken = 0;
+  o.disagreement = check_leading(reader, text, max_depth, taken);
+  o.leading_accepted = taken != 0;
+  if (!o.disagreement.empty()) return o;
   const auto tree = by_tree<T>(text, max_depth);
   o.tree_accepted = tree.has_value();
   if (!kept_as_text(text, max_depth)) return o;  // the message builds the tree for anything else
@@ -58,6 +82,8 @@ outcome compare(const mcp::detail::typed_reader<T>& reader, std::string_view tex
   o.text_accepted = read.has_value();
   if (read && !tree) o.disagreement = "the text road accepted what the tree road refuses";
   if (read && tree && *read != *tree) o.disagreement = "the roads decoded different values: " + read->dump() + " vs " + tree->dump();
+  // Read with the message or when the call runs, the reader decides alike.
+  if (read.has_value() != (taken != 0)) o.disagreement = "the leading read and the whole read decided differently";
   return o;
 }
 

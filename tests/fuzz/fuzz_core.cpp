@@ -4,7 +4,9 @@
 // the server sends is a well-formed JSON-RPC message that serialises as strict UTF-8; the text of
 // a handler's exception never reaches the client; and the result builder's two sinks agree: a
 // connection whose outbound takes results as text (the text sink) and one whose outbound takes
-// trees receive the same bytes.
+// trees receive the same bytes; and so does a connection given messages read with the server's
+// decoder (a tools/call's arguments read by the tool's typed reader with the message, as stdio
+// reads a call it runs itself).
 #include "fuzz_types.hpp"
 #include "text_recorder.hpp"
 
@@ -157,15 +159,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // A client may of course send the marker itself and get it echoed (e.g. in "Method not found").
   const bool check_leak = input.find("SECRET") == std::string_view::npos;
   auto as_text = std::make_shared<text_recorder>(true), as_tree = std::make_shared<text_recorder>(false);
-  mcp::connection by_text(srv, as_text), by_tree(srv, as_tree);
+  auto read_first = std::make_shared<text_recorder>(true);
+  mcp::connection by_text(srv, as_text), by_tree(srv, as_tree), decoded(srv, read_first);
   initialize(by_text, *as_text);
   initialize(by_tree, *as_tree);
+  initialize(decoded, *read_first);
+  const auto* decoder = mcp::detail::server_access::arguments_reader(srv);
   while (!input.empty()) {
     auto nl = input.find('\n');
     const std::string_view line = input.substr(0, nl);
     c.send_text(line);
     by_text.receive(line);
     by_tree.receive(line);
+    decoded.receive(mcp::message::read(line, srv.options().max_json_depth, decoder));
     input.remove_prefix(nl == std::string_view::npos ? input.size() : nl + 1);
   }
   for (const auto& m : c.messages().drain()) check_message(m, check_leak);
@@ -173,6 +179,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::fprintf(stderr, "the text sink answered differently from the tree sink\n");
     for (const auto& l : as_text->lines) std::fprintf(stderr, "text: %s\n", l.c_str());
     for (const auto& l : as_tree->lines) std::fprintf(stderr, "tree: %s\n", l.c_str());
+    std::abort();
+  }
+  if (as_text->lines != read_first->lines) {
+    std::fprintf(stderr, "arguments read with the message were answered differently\n");
+    for (const auto& l : as_text->lines) std::fprintf(stderr, "at the call: %s\n", l.c_str());
+    for (const auto& l : read_first->lines) std::fprintf(stderr, "with the message: %s\n", l.c_str());
     std::abort();
   }
   return 0;

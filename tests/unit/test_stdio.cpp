@@ -253,6 +253,63 @@ TEST_CASE("stdio: a typed form keeps declaration order in the elicitation it sen
   }
 }
 
+namespace stdio_roads {
+MCP_STRUCT_DEF(line_item, (std::string, sku, "Stock keeping unit", mcp::pattern("^[A-Z]{3}-[0-9]{4}$")),
+  (int, qty, "How many", mcp::minimum(1)));
+MCP_STRUCT_DEF(basket, (std::string, customer, "Who"), (std::vector<line_item>, items, "The lines"));
+MCP_STRUCT_DEF(basket_total, (int, lines, "Lines"), (long long, quantity, "Sum of the quantities"));
+}  // namespace stdio_roads
+
+TEST_CASE("stdio: a call's arguments answer alike whether read with the message or when the call runs") {
+  // With "name" before "arguments" (as clients write them), a call the reading thread runs itself
+  // has its arguments read with the message, and a line over 32 KB has them read when the call
+  // runs; with "name" after them, they are always read when the call runs.
+  auto srv = make_server();
+  srv.tool("basket", "Totals a basket.", [](const stdio_roads::basket& in) {
+    stdio_roads::basket_total out{static_cast<int>(in.items.size()), 0};
+    for (const auto& i : in.items) out.quantity += i.qty;
+    return out;
+  });
+  piped_server p(srv, {});
+  p.write(initialize_line(1));
+  p.read_message();
+  std::string long_items = "[";
+  for (int i = 0; i < 2000; ++i) long_items += std::string(i ? "," : "") + R"({"sku":"ABC-1234","qty":2})";
+  long_items += "]";
+  REQUIRE(long_items.size() > 40000);
+  struct argument_text {
+    std::string text;
+    json expected;  // the structured content, or null for an isError result; "parse" for -32700
+  };
+  const argument_text texts[] = {
+      {R"({"customer":"c","items":[{"sku":"ABC-1234","qty":2},{"sku":"XYZ-0001","qty":3}]})", {{"lines", 2}, {"quantity", 5}}},
+      {R"({"customer":"c","items":)" + long_items + "}", {{"lines", 2000}, {"quantity", 4000}}},
+      {R"({"customer":"c","items":[{"sku":"bad","qty":2}]})", nullptr},
+      {R"({"customer":"c","items":[],"unknown":1})", nullptr},
+      {R"({"customer":"c","items":[1,]})", "parse"},
+  };
+  int id = 10;
+  for (const auto& a : texts) {
+    INFO(a.text.substr(0, 200));
+    std::vector<json> replies;
+    for (const std::string& params : {R"({"name":"basket","arguments":)" + a.text + "}",
+                                      R"({"arguments":)" + a.text + R"(,"name":"basket"})"}) {
+      p.write(R"({"jsonrpc":"2.0","id":)" + std::to_string(++id) + R"(,"method":"tools/call","params":)" + params + "}\n");
+      json reply = p.read_message();
+      reply.erase("id");
+      replies.push_back(reply);
+    }
+    CHECK(replies[0] == replies[1]);
+    if (a.expected == "parse") {
+      CHECK(replies[0]["error"]["code"] == -32700);
+    } else if (a.expected.is_null()) {
+      CHECK(replies[0]["result"]["isError"] == true);
+    } else {
+      CHECK(replies[0]["result"]["structuredContent"] == a.expected);
+    }
+  }
+}
+
 TEST_CASE("stdio: one message per line, parse errors answered, the stream goes on") {
   auto srv = make_server();
   piped_server p(srv, {});

@@ -130,12 +130,13 @@ std::vector<std::string> spellings(const json& value) {
 }
 
 struct tally {
-  int texts = 0, tree_accepted = 0, text_accepted = 0;
+  int texts = 0, tree_accepted = 0, text_accepted = 0, leading_accepted = 0;
   std::string first;
   void add(const typed_roads::outcome& o, const std::string& text) {
     ++texts;
     tree_accepted += o.tree_accepted;
     text_accepted += o.text_accepted;
+    leading_accepted += o.leading_accepted;
     if (!o.disagreement.empty() && first.empty()) first = o.disagreement + "\ntext: " + text;
   }
 };
@@ -183,6 +184,9 @@ tally run(std::uint64_t seed, int values, const json& base) {
         const std::string twice = "{" + json(value.begin().key()).dump() + ":0," + text.substr(1);
         broken.add(typed_roads::compare(reader_for<T>(), twice, depth_limit), twice);
       }
+      // As mcp::message meets it: the rest of the message after the arguments.
+      const std::string followed = text + R"(,"_meta":{}},"id":1})";
+      broken.add(typed_roads::compare(reader_for<T>(), followed, depth_limit), followed);
       const std::string cut = text.substr(0, e.below(text.size() + 1));
       broken.add(typed_roads::compare(reader_for<T>(), cut, depth_limit), cut);
       std::string changed = text;
@@ -193,6 +197,7 @@ tally run(std::uint64_t seed, int values, const json& base) {
   INFO("first disagreement on a broken text: " << broken.first);
   CHECK(broken.first.empty());
   CHECK(broken.text_accepted > 0);
+  CHECK(broken.leading_accepted > broken.text_accepted);  // the followed texts: only the leading read takes them
   return whole;
 }
 
@@ -313,6 +318,155 @@ TEST_CASE("typed reader: a tool answers the same on either road", "[typed-reader
   CHECK(by_text[0]["structuredContent"] == json{{"x", 2.0}, {"y", 5.0}});
   CHECK(by_text[1]["isError"] == true);  // worded by the tree road: the text road gave up
   CHECK(by_text[1]["content"][0]["text"].get<std::string>().find("pattern") != std::string::npos);
+}
+
+namespace tr {
+// order's members in another order in memory: arguments read for order must never reach it.
+struct order_reversed {
+  std::vector<item> items;
+  std::string customer;
+};
+MCP_STRUCT(order_reversed, (items, "Items"), (customer, "Customer"));
+}  // namespace tr
+
+namespace {
+// The server's decoder, asked through this one, which keeps what each question took.
+struct counting_decoder final : mcp::detail::arguments_decoder {
+  explicit counting_decoder(const mcp::detail::arguments_decoder& real) : real(real) {}
+  std::size_t decode(std::string_view name, std::string_view text, mcp::detail::decoded_arguments& out) const override {
+    taken.push_back(real.decode(name, text, out));
+    return taken.back();
+  }
+  const mcp::detail::arguments_decoder& real;
+  mutable std::vector<std::size_t> taken;
+};
+
+tr::point sum_order(const tr::order& in) {
+  tr::point out{static_cast<double>(in.items.size()), 0};
+  for (const auto& i : in.items) out.y += i.qty;
+  return out;
+}
+
+mcp::server_info roads_info() {
+  mcp::server_info info;
+  info.name = "roads";
+  info.version = "1.0";
+  return info;
+}
+
+void initialize(mcp::connection& conn) {
+  conn.receive(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
+               R"("capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");
+  conn.receive(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+}
+
+std::string call_text(int id, const std::string& params) {
+  return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"tools/call","params":)" + params + "}";
+}
+}  // namespace
+
+TEST_CASE("typed reader: arguments read with the message take one pass and answer as the other roads do",
+          "[typed-reader]") {
+  // Each text as "arguments" on three roads: read with the message (the server's decoder, as stdio
+  // reads a call it runs itself), read when the call runs (the message read without it), and the
+  // tree road (a middleware that reads params whole first).
+  const std::string items = R"([{"sku":"ABC-1234","qty":2,"priority":"low","tags":[]},)"
+                            R"({"sku":"XYZ-0001","qty":3,"priority":"high","tags":["a"]}])";
+  struct argument_text {
+    std::string text;
+    bool read;  // the reader takes it
+  };
+  const argument_text texts[] = {
+      {R"({"customer":"c","items":)" + items + "}", true},
+      {R"( { "customer" : "c" , "items" : [ ] } )", true},
+      {R"({"\u0063ustomer":"c","items":[]})", true},  // an escaped key
+      {R"({"customer":"c","items":[{"sku":"bad","qty":2,"priority":"low","tags":[]}]})", false},  // the pattern
+      {R"({"customer":"c","items":[],"unknown":1})", false},
+      {R"({})", false},
+  };
+  mcp::server srv(roads_info());
+  srv.tool("order", "Sums an order.", sum_order);
+  mcp::server tree_srv(roads_info());
+  tree_srv.use([](mcp::request_info& r, const std::function<void()>& next) {
+    (void)r.params();
+    next();
+  });
+  tree_srv.tool("order", "Sums an order.", sum_order);
+  auto box = std::make_shared<mcp::testing::inbox>();
+  mcp::connection conn(srv, box);
+  initialize(conn);
+  mcp::testing::client tree_c(tree_srv);
+  tree_c.initialize();
+  auto reply = [&](int id) {
+    auto r = box->take([&](const json& m) { return m.contains("id") && m["id"] == id; }, std::chrono::seconds(10));
+    REQUIRE(r);
+    return *r;
+  };
+  counting_decoder decoder(*mcp::detail::server_access::arguments_reader(srv));
+  const std::size_t depth = srv.options().max_json_depth;
+  int id = 100;
+  for (const auto& a : texts) {
+    INFO(a.text);
+    ++id;
+    const std::string name_first = call_text(id, R"({"name":"order","arguments":)" + a.text + "}");
+    const std::string name_last = call_text(id, R"({"arguments":)" + a.text + R"(,"name":"order"})");
+    // The decoder is asked only where "name" came first, and takes the object exactly.
+    decoder.taken.clear();
+    mcp::message first = mcp::message::read(name_first, depth, &decoder);
+    const mcp::message last = mcp::message::read(name_last, depth, &decoder);
+    CHECK(first.readable());
+    CHECK(last.readable());
+    REQUIRE(decoder.taken.size() == 1);
+    const auto object = a.text.substr(a.text.find('{'), a.text.rfind('}') - a.text.find('{') + 1);
+    CHECK(decoder.taken[0] == (a.read ? object.size() : 0));
+    CHECK(first.params() == last.params());  // params whole, whichever way they were read
+    conn.receive(std::move(first));
+    const json by_message = reply(id);
+    conn.receive(name_first);
+    const json by_call = reply(id);
+    tree_c.send_text(name_first);
+    const json by_tree = tree_c.wait_response(id);
+    REQUIRE(by_message.contains("result"));
+    CHECK(by_message["result"] == by_call["result"]);
+    CHECK(by_message["result"] == by_tree["result"]);
+    CHECK(by_message["result"].value("isError", false) == !a.read);
+  }
+  // A broken or too deep "arguments" refuses the message as it does without the decoder.
+  const std::string deep = std::string(200, '[') + std::string(200, ']');
+  for (const std::string& bad : {std::string(R"({"customer":"c","items":[1,]})"), std::string(R"({"customer":"c","items":[)"),
+                                 R"({"customer":"c","items":[],"x":)" + deep + "}"}) {
+    INFO(bad);
+    const std::string text = call_text(1, R"({"name":"order","arguments":)" + bad + "}");
+    const auto with = mcp::message::read(text, srv.options().max_json_depth, &decoder);
+    const auto without = mcp::message::read(text, srv.options().max_json_depth);
+    CHECK_FALSE(with.readable());
+    CHECK(with.refusal() == without.refusal());
+  }
+}
+
+TEST_CASE("typed reader: arguments read with the message go only to the tool they were read for", "[typed-reader]") {
+  // The tool is replaced, by one of another argument type, between reading the message and running
+  // the call: the call runs the new one, which reads the arguments itself.
+  mcp::server srv(roads_info());
+  srv.tool("order", "Sums an order.", sum_order);
+  auto box = std::make_shared<mcp::testing::inbox>();
+  mcp::connection conn(srv, box);
+  initialize(conn);
+  counting_decoder decoder(*mcp::detail::server_access::arguments_reader(srv));
+  const std::string args = R"({"customer":"c","items":[{"sku":"ABC-1234","qty":2,"priority":"low","tags":[]}]})";
+  mcp::message m = mcp::message::read(call_text(7, R"({"name":"order","arguments":)" + args + "}"),
+                                      srv.options().max_json_depth, &decoder);
+  REQUIRE(decoder.taken == std::vector<std::size_t>{args.size()});
+  REQUIRE(srv.remove_tool("order"));
+  srv.tool("order", "Counts the lines ten times.", [](const tr::order_reversed& in) {
+    return tr::point{static_cast<double>(in.items.size() * 10), static_cast<double>(in.customer.size())};
+  });
+  conn.receive(std::move(m));
+  const auto reply = box->take([](const json& r) { return r.contains("id") && r["id"] == 7; }, std::chrono::seconds(10));
+  REQUIRE(reply);
+  INFO(reply->dump());
+  REQUIRE(reply->contains("result"));
+  CHECK((*reply)["result"]["structuredContent"] == json{{"x", 10.0}, {"y", 1.0}});
 }
 
 TEST_CASE("typed reader: an integer the schema lets through is taken within its type's range, as decode takes it",

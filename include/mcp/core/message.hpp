@@ -37,7 +37,12 @@ class message {
   // Reads one message. The text must be exactly one JSON object (a leading byte-order mark is
   // skipped) nested at most `max_depth` levels (server_options::max_json_depth); anything else is
   // not readable and refusal() is the error reply. Never throws for any input.
-  static message read(std::string_view text, std::size_t max_depth = detail::default_max_json_depth);
+  // `decoder` (the server's): a tools/call's arguments are read with the tool's own typed reader
+  // on the way, instead of checked now and read when the call runs. Worth it where the thread
+  // that reads the message runs the call too (stdio's inline road); elsewhere it moves work from
+  // the threads that run calls to the one that reads (HTTP at 16 connections: 18% fewer calls).
+  static message read(std::string_view text, std::size_t max_depth = detail::default_max_json_depth,
+                      const detail::arguments_decoder* decoder = nullptr);
 
   // False when the text is not JSON (-32700), is nested deeper than the limit, is a batch array or
   // is not an object (-32600); refusal() is then the error reply to send, else null. The other
@@ -71,8 +76,8 @@ class message {
  private:
   friend class server;
   static json too_deep_error(std::size_t max_depth);
-  bool read_envelope(detail::json_reader& in);
-  bool read_params(detail::json_reader& in);
+  bool read_envelope(detail::json_reader& in, const detail::arguments_decoder* decoder);
+  bool read_params(detail::json_reader& in, const detail::arguments_decoder* decoder);
 
   json refusal_;
   bool jsonrpc_ok_ = false;  // "jsonrpc": "2.0"
@@ -97,13 +102,13 @@ inline json message::too_deep_error(std::size_t max_depth) {
                         "Invalid request: JSON nested deeper than " + std::to_string(max_depth) + " levels");
 }
 
-inline message message::read(std::string_view text, std::size_t max_depth) {
+inline message message::read(std::string_view text, std::size_t max_depth, const detail::arguments_decoder* decoder) {
   message m;
   detail::json_reader in(text, max_depth);
   in.skip_bom();
   bool ok = false;
   if (max_depth > 0 && in.peek('{')) {
-    ok = m.read_envelope(in);
+    ok = m.read_envelope(in, decoder);
   } else {  // not an object: read it whole to say what it is
     json whole;
     switch (detail::read_json(text, whole, max_depth)) {
@@ -124,7 +129,7 @@ inline message message::read(std::string_view text, std::size_t max_depth) {
 
 // Members may come in any order; a repeated one keeps its last value and unknown ones are read
 // (they must be valid JSON within the depth limit) and dropped, as a whole read would.
-inline bool message::read_envelope(detail::json_reader& in) {
+inline bool message::read_envelope(detail::json_reader& in, const detail::arguments_decoder* decoder) {
   constexpr std::size_t open = 1;  // the envelope's own level
   std::string key_scratch, value_scratch;
   std::string_view key, word;
@@ -152,7 +157,9 @@ inline bool message::read_envelope(detail::json_reader& in) {
           jsonrpc_ok_ = is_string && detail::is_word(word, "2.0");
         }
       } else if (detail::is_word(key, "params")) {
-        if (!read_params(in)) return false;
+        // The decoder only where "method" came first and is tools/call, as clients write it.
+        const bool call = has_method_ && method_is_string_ && detail::is_word(method_, "tools/call");
+        if (!read_params(in, call ? decoder : nullptr)) return false;
         has_params_ = true;
       } else if (detail::is_word(key, "result")) {
         if (!in.read_value(result_, open)) return false;
@@ -171,8 +178,9 @@ inline bool message::read_envelope(detail::json_reader& in) {
 }
 
 // An object's members go where detail::request_params keeps them; any other value stays whole
-// (and is refused when received).
-inline bool message::read_params(detail::json_reader& in) {
+// (and is refused when received). An object "arguments" after a string "name" goes to `decoder`
+// first: what the tool's reader took it has also checked, as skip_value would have.
+inline bool message::read_params(detail::json_reader& in, const detail::arguments_decoder* decoder) {
   constexpr std::size_t open = 2;  // the envelope's level and params' own
   if (has_params_) params_ = detail::request_params();  // a repeated "params": the last one counts
   if (!in.peek('{')) {
@@ -192,9 +200,15 @@ inline bool message::read_params(detail::json_reader& in) {
       params_.set_name(word);
     } else if (detail::is_word(key, "arguments") && in.peek('{')) {
       const char* start = in.position();
-      if (!in.skip_value(open)) return false;
+      detail::decoded_arguments decoded;
+      const std::size_t taken = decoder && params_.name() ? decoder->decode(*params_.name(), in.remaining(), decoded) : 0;
+      if (taken)
+        in.skip(taken);
+      else if (!in.skip_value(open))
+        return false;
       params_.set_arguments_text(std::string_view(start, static_cast<std::size_t>(in.position() - start)), open,
                                  in.max_depth());
+      if (taken) params_.set_decoded(std::move(decoded));
     } else if (detail::is_word(key, "arguments")) {
       if (!in.read_value(params_.set_arguments(), open)) return false;
     } else {

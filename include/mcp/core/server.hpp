@@ -140,17 +140,21 @@ namespace detail {
 
 // How tools/call runs a registered tool: its CallToolResult goes into the sink (a tree or text).
 using tool_runner = std::function<void(const json& arguments, context&, result_sink&)>;
-// A typed tool's second road, a mode of the first: it reads the arguments' text straight into the
-// handler's argument type and runs it, or gives up (false) before running anything, and the tool's
-// tool_runner takes the tree. Proven equal to that road by tests/unit/test_typed_reader.cpp.
-using text_runner = std::function<bool(std::string_view arguments, context&, result_sink&)>;
+// A typed tool's second road, a mode of the first: `read` reads the object that the arguments' text
+// starts with straight into the handler's argument type (the bytes it took, or 0 when it gave up
+// before anything ran: the tool_runner then takes the tree), and `run` runs the handler on what it
+// read. Proven equal to the tree road by tests/unit/test_typed_reader.cpp.
+struct text_road {
+  std::function<std::size_t(std::string_view text, std::shared_ptr<const void>& arguments)> read;
+  std::function<void(const void* arguments, context&, result_sink&)> run;
+};
 
 // A registered tool as the server keeps it: the definition, its runner, its counters, and what
 // tools/list and the HTTP header checks need of it, prepared once.
 struct registered_tool {
   tool_definition def;
   tool_runner run;
-  text_runner run_from_text;  // may be empty
+  text_road from_text;  // empty for all but typed tools
   std::shared_ptr<tool_stats> stats;
   json listed;            // def.to_json() for 2025-era clients, derived schemas in declaration order
   json listed_stateless;  // and for 2026-07-28 ones
@@ -300,7 +304,7 @@ class server {
   json discover() const;
 
   void add_tool(tool_definition tool, detail::tool_runner run, std::shared_ptr<detail::tool_stats> stats,
-                detail::ordered_schemas ordered = {}, detail::text_runner run_from_text = nullptr);
+                detail::ordered_schemas ordered = {}, detail::text_road from_text = {});
   // Refuses a Tool whose _meta links an app that is not a registered ui:// resource; call with
   // registry_mutex_ held.
   void check_app_link(const tool_definition& tool) const;
@@ -404,8 +408,20 @@ class server {
   template <class Item, class Describe>
   json list_page(const std::vector<Item>& items, const json& params, const char* key, Describe describe) const;
 
+  // Reads a tools/call's arguments with the tool's typed reader while the message is read
+  // (detail::arguments_decoder): transports give it to message::read (see there when).
+  class arguments_reader final : public detail::arguments_decoder {
+   public:
+    explicit arguments_reader(const server& srv) : srv_(srv) {}
+    std::size_t decode(std::string_view name, std::string_view text, detail::decoded_arguments& out) const override;
+
+   private:
+    const server& srv_;
+  };
+
   server_info info_;
   server_options options_;
+  arguments_reader arguments_reader_{*this};
 
   mutable std::shared_mutex registry_mutex_;
   std::shared_ptr<const std::vector<middleware>> middleware_;  // replaced whole by use()
@@ -454,6 +470,8 @@ namespace detail {
 // For the SDK's own tests: what a server holds that its API does not show.
 struct server_access {
   static std::size_t listeners_open(server& srv) { return srv.listeners_open(); }
+  // For transports that read messages themselves: message::read's decoder.
+  static const arguments_decoder* arguments_reader(const server& srv) { return &srv.arguments_reader_; }
   // Initialized 2025-era sessions the server still refers to (ended ones included until pruned).
   static std::size_t sessions_held(server& srv) {
     std::lock_guard lock(srv.sessions_mutex_);

@@ -164,13 +164,21 @@ struct typed_tool {
   // null: the tree road only (always so for a tool without arguments)
   std::unique_ptr<const typed_reader<std::conditional_t<std::is_void_v<In>, bool, In>>> reader;
 
-  // The road from text (detail::text_runner): false when the reader gave up, before anything ran.
-  bool operator()(std::string_view text, context& ctx, result_sink& sink) {
+  // The road from text (detail::text_road), in two steps: the object `text` starts with read into
+  // an In (the bytes taken, 0 when the reader gave up), then the handler run on it.
+  std::size_t read_text(std::string_view text, std::shared_ptr<const void>& arguments) const {
     if constexpr (std::is_void_v<In>) {
-      return false;
+      return 0;
     } else {
-      In in{};
-      if (!reader->read(text, argument_depth_limit(s.owner->options().max_json_depth), in)) return false;
+      auto in = std::make_shared<In>();
+      const std::size_t taken = reader->read_leading(text, argument_depth_limit(s.owner->options().max_json_depth), *in);
+      if (taken) arguments = std::move(in);
+      return taken;
+    }
+  }
+  void run_read(const void* arguments, context& ctx, result_sink& sink) {
+    if constexpr (!std::is_void_v<In>) {
+      const In& in = *static_cast<const In*>(arguments);
       guarded(
           [&] {
             if constexpr (WithContext)
@@ -179,7 +187,6 @@ struct typed_tool {
               build_call_result(fn(in), s, sink);
           },
           s, sink);
-      return true;
     }
   }
 
@@ -300,15 +307,21 @@ server& server::tool(std::string name, std::string description, Handler&& handle
       using pipeline = detail::typed_tool<F, In, shape::takes_context>;
       auto stats = s.stats;
       auto p = std::make_shared<pipeline>(pipeline{F(std::forward<Handler>(handler)), std::move(s), nullptr, nullptr, nullptr});
-      detail::text_runner from_text;
+      detail::text_road from_text;
       if constexpr (std::is_void_v<In>) {
         p->own_validator = std::make_shared<const validator>(def.input_schema);
         p->in_validator = p->own_validator.get();
       } else {
         p->in_validator = &detail::validator_for<In>();
         p->reader = detail::typed_reader<In>::make(p->in_validator->fast_path());
-        if (p->reader)
-          from_text = [p](std::string_view text, context& ctx, detail::result_sink& sink) { return (*p)(text, ctx, sink); };
+        if (p->reader) {
+          from_text.read = [p](std::string_view text, std::shared_ptr<const void>& arguments) {
+            return p->read_text(text, arguments);
+          };
+          from_text.run = [p](const void* arguments, context& ctx, detail::result_sink& sink) {
+            p->run_read(arguments, ctx, sink);
+          };
+        }
       }
       detail::ordered_schemas ordered{nullptr, detail::ordered_output_schema_for<R>()};
       if constexpr (!std::is_void_v<In>) ordered.input = &schema_of_ordered<In>();

@@ -4,6 +4,8 @@
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/json/json.hpp>
 
+#include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,13 +15,36 @@ namespace mcp {
 inline namespace v0 {
 namespace detail {
 
+// A tools/call's arguments as the named tool's typed reader read them, while mcp::message read the
+// message: one pass over their text where a check and then a read made two (issue #24).
+struct decoded_arguments {
+  std::shared_ptr<const void> tool;   // the registered tool that read them, kept alive so that no
+                                      // other tool can take its address before the call looks
+  std::shared_ptr<const void> value;  // what it read: its argument type
+};
+
+// What mcp::message asks at a tools/call's object "arguments" that follows a string "name".
+// Threads: decode may be called from any thread, several at once.
+class arguments_decoder {
+ public:
+  // Reads the object at the start of `text` for the tool `name`: the bytes it took (the object,
+  // through its closing brace), with `out` set; 0 when it did not (no such tool, no typed reader,
+  // anything the reader does not follow), and the message checks the text as it otherwise does.
+  virtual std::size_t decode(std::string_view name, std::string_view text, decoded_arguments& out) const = 0;
+
+ protected:
+  ~arguments_decoder() = default;
+};
+
 // mcp::message reads a params object's "name" (when a string) and "arguments" apart from the other
 // members: a tools/call then needs no map for params at all, which was a fifth of a small call's cost
 // on stdio (issue #20). An object "arguments" is kept as its text, checked but not built: a typed
 // tool reads it straight into its argument type (schema/detail/typed_reader.hpp), and the tree is
-// built from it only for whoever asks for it (issue #24). rest() holds every other member, so it
-// answers for any key but those two; tree() puts them back, once, for a handler that reads params
-// whole. What tree() gives equals what reading params whole gives (tests/unit/test_message.cpp).
+// built from it only for whoever asks for it (issue #24); where the thread that reads the message
+// also runs the call, the tool's reader reads it with the message instead (decoded()). rest()
+// holds every other member, so it answers for any key but those two; tree() puts them back, once,
+// for a handler that reads params whole. What tree() gives equals what reading params whole gives
+// (tests/unit/test_tools.cpp, "message::read reads every envelope...").
 // Not thread-safe: one request's thread uses it at a time; the const members build nothing.
 class request_params {
  public:
@@ -48,9 +73,15 @@ class request_params {
   }
   // "arguments" as the client wrote it, when it is an object not built yet; else nullptr.
   const std::string* arguments_text() const { return arguments_text_ ? &*arguments_text_ : nullptr; }
+  // "arguments" as a typed tool read them with the message (set after set_arguments_text), while
+  // params are as read: whatever sets "name" or "arguments", or hands out params whole for
+  // writing, drops them. Else nullptr.
+  const decoded_arguments* decoded() const { return decoded_.value ? &decoded_ : nullptr; }
+  void set_decoded(decoded_arguments read) { decoded_ = std::move(read); }
 
   // params whole: the set-apart members go back into the tree on the first call.
   json& tree() {
+    decoded_ = {};
     arguments();
     if (object_ && rest_.is_null()) rest_ = json::object();
     if (name_) rest_["name"] = std::move(*name_);
@@ -71,23 +102,29 @@ class request_params {
   // For the reader, member by member; a repeated member keeps its last value, as a whole read does.
   void set_name(std::string_view name) {
     erase("name");
+    decoded_ = {};
     name_.emplace(name);
   }
   json& set_arguments() {
     erase("arguments");
+    decoded_ = {};
     arguments_text_.reset();
     return arguments_.emplace();
   }
   // `text`: an object that json_reader::skip_value accepted at `open` levels within `max_depth`.
   void set_arguments_text(std::string_view text, std::size_t open, std::size_t max_depth) {
     erase("arguments");
+    decoded_ = {};
     arguments_.reset();
     arguments_text_.emplace(text);
     open_ = open;
     max_depth_ = max_depth;
   }
   json& set_member(std::string key) {
-    if (key == "name") name_.reset();
+    if (key == "name") {  // not a string: the tool that read the arguments is not the one named
+      name_.reset();
+      decoded_ = {};
+    }
     if (rest_.is_null()) rest_ = json::object();
     return rest_[std::move(key)];
   }
@@ -113,6 +150,7 @@ class request_params {
   std::optional<std::string> name_;
   std::optional<json> arguments_;
   std::optional<std::string> arguments_text_;
+  decoded_arguments decoded_;
   std::size_t open_ = 0, max_depth_ = 0;  // where the text was read
 };
 

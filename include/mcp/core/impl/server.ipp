@@ -100,7 +100,7 @@ MCP_DECL json listed_tool(const tool_definition& def, const ordered_schemas& ord
 }  // namespace detail
 
 MCP_DECL void server::add_tool(tool_definition tool, detail::tool_runner run, std::shared_ptr<detail::tool_stats> stats,
-                             detail::ordered_schemas ordered, detail::text_runner run_from_text) {
+                             detail::ordered_schemas ordered, detail::text_road from_text) {
   check_tool_name(tool.name);
   if (!tool.input_schema.is_object() || tool.input_schema.value("type", "") != "object")
     throw definition_error("Tool '" + tool.name + "': inputSchema must be an object schema with \"type\": \"object\"");
@@ -112,7 +112,7 @@ MCP_DECL void server::add_tool(tool_definition tool, detail::tool_runner run, st
   entry->listed_stateless = detail::listed_tool(tool, ordered, true);
   entry->def = std::move(tool);
   entry->run = std::move(run);
-  entry->run_from_text = std::move(run_from_text);
+  entry->from_text = std::move(from_text);
   entry->stats = std::move(stats);
   {
     std::unique_lock lock(registry_mutex_);
@@ -314,7 +314,7 @@ MCP_DECL void server::receive(const std::shared_ptr<detail::session>& s, message
 
   detail::request_params& params = m.params_;  // an empty object when absent
   std::string name = std::move(m.method_);
-  if (name == "tools/call" && params.arguments_text()) {
+  if (name == "tools/call" && params.arguments_text() && !params.decoded()) {
     // A tool that does not read the text (a runtime schema, a type the typed reader does not
     // follow) gets the arguments' tree here, on the thread that read the message, as before the
     // text road: built on the pool's threads, each thread's malloc arena kept a tree's worth
@@ -322,7 +322,7 @@ MCP_DECL void server::receive(const std::shared_ptr<detail::session>& s, message
     // call runs: remove_tool may come in between, and the registry at that time decides.
     const std::string* tool_name = params.name();
     const auto tool = tool_name ? find_tool(*tool_name) : nullptr;
-    if (!tool || !tool->run_from_text) params.arguments();
+    if (!tool || !tool->from_text.read) params.arguments();
   }
 
   if (!m.has_id_) {  // a notification: never answered
@@ -705,9 +705,17 @@ MCP_DECL void server::call_tool(context& ctx, detail::request_params& params, de
     if (!arguments) arguments = params.arguments();
     return *arguments;
   };
-  // A typed tool reads the text itself; any other runner, or a typed one that gave up, gets the tree.
+  // A typed tool reads the text itself (with the message, or now); any other runner, or a typed
+  // one that gave up, gets the tree. Arguments read with the message count only for the tool they
+  // were read for: the registry may have changed since.
   auto run = [&](detail::result_sink& sink) {
-    if (arguments_text && tool->run_from_text && tool->run_from_text(*arguments_text, ctx, sink)) return;
+    if (const detail::decoded_arguments* read = params.decoded(); read && read->tool == tool)
+      return tool->from_text.run(read->value.get(), ctx, sink);
+    if (arguments_text && tool->from_text.read) {
+      std::shared_ptr<const void> read;
+      if (tool->from_text.read(*arguments_text, read) == arguments_text->size())
+        return tool->from_text.run(read.get(), ctx, sink);
+    }
     tool->run(tree_arguments(), ctx, sink);
   };
   if (!ctx.client().stateless) {
@@ -765,6 +773,15 @@ MCP_DECL void server::call_tool(context& ctx, detail::request_params& params, de
   }
   tool->stats->record_call(
       std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start), is_error);
+}
+
+MCP_DECL std::size_t server::arguments_reader::decode(std::string_view name, std::string_view text,
+                                                     detail::decoded_arguments& out) const {
+  auto tool = srv_.find_tool(name);
+  if (!tool || !tool->from_text.read) return 0;
+  const std::size_t taken = tool->from_text.read(text, out.value);
+  if (taken) out.tool = std::move(tool);
+  return taken;
 }
 
 MCP_DECL std::shared_ptr<const detail::registered_tool> server::find_tool(std::string_view name) const {

@@ -193,6 +193,9 @@ class json_reader {
   }
   // Where the reader is in the text.
   const char* position() const { return p_; }
+  // The text from there to the end, and a step past `n` bytes of it that another reader took.
+  std::string_view remaining() const { return std::string_view(p_, static_cast<std::size_t>(end_ - p_)); }
+  void skip(std::size_t n) { p_ += n; }
   // After a failed read: whether it failed for nesting deeper than max_depth (else: not JSON).
   bool too_deep() const { return too_deep_; }
 

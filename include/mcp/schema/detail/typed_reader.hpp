@@ -59,13 +59,24 @@ class typed_reader {
     return out;
   }
 
-  // True when `text` (one object, which json_reader::skip_value accepted) was read into `out` and is
-  // valid; false when it gave up (`out` is then unspecified). `max_depth`: the levels of arrays and
-  // objects the value may have, counted from the value (validator::validate's).
+  // True when `text` is one object that was read into `out` and is valid; false when it gave up
+  // (`out` is then unspecified). `max_depth`: the levels of arrays and objects the value may have,
+  // counted from the value (validator::validate's).
   bool read(std::string_view text, std::size_t max_depth, T& out) const {
     json_reader in(text, max_depth);
     scratch held{std::string(), json(), std::string()};
     return value(in, out, plan_, 0, held) && in.at_end();
+  }
+  // The same for the object that `text` starts with, whatever follows it: the bytes it took, up to
+  // and with its closing brace, or 0 when it gave up. Every byte it takes passes through
+  // json_reader's checks, so what it took is an object json_reader::skip_value accepts within
+  // `max_depth`, ending at the same byte: mcp::message reads a tools/call's arguments this way
+  // instead of checking them first (tests/fuzz/fuzz_arguments.cpp holds it to that).
+  std::size_t read_leading(std::string_view text, std::size_t max_depth, T& out) const {
+    json_reader in(text, max_depth);
+    scratch held{std::string(), json(), std::string()};
+    if (!in.peek('{') || !value(in, out, plan_, 0, held)) return 0;
+    return static_cast<std::size_t>(in.position() - text.data());
   }
 
  private:
