@@ -467,7 +467,7 @@ class server {
 };
 
 namespace detail {
-// For the SDK's own tests: what a server holds that its API does not show.
+// For the SDK's own tests and transports: what a server holds that its API does not show.
 struct server_access {
   static std::size_t listeners_open(server& srv) { return srv.listeners_open(); }
   // For transports that read messages themselves: message::read's decoder.
