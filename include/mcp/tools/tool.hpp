@@ -166,28 +166,23 @@ struct typed_tool {
 
   // The road from text (detail::text_road), in two steps: the object `text` starts with read into
   // an In (the bytes taken, 0 when the reader gave up), then the handler run on it.
+  // Used only where In is a type (a tool with arguments and a reader).
   std::size_t read_text(std::string_view text, std::shared_ptr<const void>& arguments) const {
-    if constexpr (std::is_void_v<In>) {
-      return 0;
-    } else {
-      auto in = std::make_shared<In>();
-      const std::size_t taken = reader->read_leading(text, argument_depth_limit(s.owner->options().max_json_depth), *in);
-      if (taken) arguments = std::move(in);
-      return taken;
-    }
+    auto in = std::make_shared<In>();
+    const std::size_t taken = reader->read_leading(text, argument_depth_limit(s.owner->options().max_json_depth), *in);
+    if (taken) arguments = std::move(in);
+    return taken;
   }
   void run_read(const void* arguments, context& ctx, result_sink& sink) {
-    if constexpr (!std::is_void_v<In>) {
-      const In& in = *static_cast<const In*>(arguments);
-      guarded(
-          [&] {
-            if constexpr (WithContext)
-              build_call_result(fn(in, ctx), s, sink);
-            else
-              build_call_result(fn(in), s, sink);
-          },
-          s, sink);
-    }
+    const In& in = *static_cast<const In*>(arguments);
+    guarded(
+        [&] {
+          if constexpr (WithContext)
+            build_call_result(fn(in, ctx), s, sink);
+          else
+            build_call_result(fn(in), s, sink);
+        },
+        s, sink);
   }
 
   void operator()(const json& args, context& ctx, result_sink& sink) {

@@ -17,9 +17,12 @@ namespace detail {
 
 // A tools/call's arguments as the named tool's typed reader read them, while mcp::message read the
 // message: one pass over their text where a check and then a read made two (issue #24).
+struct registered_tool;  // core/server.hpp
+
 struct decoded_arguments {
-  std::shared_ptr<const void> tool;   // the registered tool that read them, kept alive so that no
-                                      // other tool can take its address before the call looks
+  // The tool that read them, kept alive so that no other tool can take its address before the
+  // call looks it up again.
+  std::shared_ptr<const registered_tool> tool;
   std::shared_ptr<const void> value;  // what it read: its argument type
 };
 

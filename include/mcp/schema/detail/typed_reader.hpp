@@ -63,9 +63,8 @@ class typed_reader {
   // (`out` is then unspecified). `max_depth`: the levels of arrays and objects the value may have,
   // counted from the value (validator::validate's).
   bool read(std::string_view text, std::size_t max_depth, T& out) const {
-    json_reader in(text, max_depth);
-    scratch held{std::string(), json(), std::string()};
-    return value(in, out, plan_, 0, held) && in.at_end();
+    const std::size_t taken = read_leading(text, max_depth, out);
+    return taken && json_reader(text.substr(taken), max_depth).at_end();
   }
   // The same for the object that `text` starts with, whatever follows it: the bytes it took, up to
   // and with its closing brace, or 0 when it gave up. Every byte it takes passes through
