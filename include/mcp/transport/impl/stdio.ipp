@@ -326,9 +326,7 @@ class stdio_reader {
   }
 
   // Whether the next call may go to the pool: calls have lately taken long, longer than the
-  // reading thread's own work on a call's line (reading it, and building a tree for a tool that
-  // does not read text: order_rt's tree, built here and freed on a pool thread, ran 40% slower
-  // shared), and more input waits.
+  // reading thread's own work on a call's line (reading and checking it), and more input waits.
   bool worth_sharing() const {
     return !rest_.empty() && calls_.long_lately() && calls_.average_ns() > recent_line_ns_;
   }
