@@ -546,6 +546,12 @@ TEST_CASE("write_json_double gives dump()'s bytes for every kind of double") {
       check(-(base + d));
     }
   for (int i = 0; i < 64; ++i) check(std::ldexp(1.0, i)), check(std::ldexp(1.0, i) - 1), check(std::ldexp(1.0, -i));
+  // Every power of two, either sign (a narrower interval below them: the fast road writes only those
+  // whose shortest decimal is the value itself), and the doubles next to them.
+  for (int e = -1074; e <= 1023; ++e)
+    for (double x : {std::ldexp(1.0, e), std::ldexp(-1.0, e), std::nextafter(std::ldexp(1.0, e), 0.0),
+                     std::nextafter(std::ldexp(1.0, e), HUGE_VAL)})
+      check(x);
   // Random bit patterns (NaN and infinities are written as null, as dump writes them) and random
   // values of a few digits, as a tool's results often hold.
   std::mt19937_64 rng(20261125);
@@ -565,12 +571,14 @@ TEST_CASE("write_json_double gives dump()'s bytes for every kind of double") {
 TEST_CASE("write_double_as_grisu2 writes the usual doubles itself and leaves the doubtful ones to dump()") {
   // The fast road must be the common one (tool results hold prices and scores), or the
   // comparison above would prove little about it.
-  for (double x : {19.99, 0.1, -3.14159, 0.001, 123.456, 2.5, 1e-3, 98.6, 0.07, 12345.678})
+  for (double x : {19.99, 0.1, -3.14159, 0.001, 123.456, 2.5, 1e-3, 98.6, 0.07, 12345.678, 0.5, 0.25, -0.125, 0.0078125})
     CHECK(mcp::detail::write_double_as_grisu2(x, *std::make_unique<std::string>()));
-  // Powers of two (a narrower interval below), values beyond its exact arithmetic, and a decimal
-  // whose text differs between Grisu2 and the shortest round trip: dump() writes those.
+  // Whole numbers (written before it is asked), values beyond its exact arithmetic or past the fixed
+  // form (a power of two among them), and a decimal whose text differs between Grisu2 and the
+  // shortest round trip: dump() writes those.
   std::string ignored;
-  for (double x : {0.25, 1024.0, 1e300, 1e-30, 5e-324, 1e16 + 2}) CHECK_FALSE(mcp::detail::write_double_as_grisu2(x, ignored));
+  for (double x : {1024.0, 1e300, 1e-30, 5e-324, 1e16 + 2, std::ldexp(1.0, -20)})
+    CHECK_FALSE(mcp::detail::write_double_as_grisu2(x, ignored));
   std::mt19937_64 rng(27);
   int differing = 0, fast = 0;
   for (int i = 0; i < 200000; ++i) {

@@ -46,8 +46,8 @@ void write_json_integer(Int i, std::string& out) {
 // unless that decimal sits within Grisu2's narrowing (a few 2^-64 of the value) of the interval's
 // edge, or is nearly as far from the value as the next decimal of its length. Both are ruled out
 // here, with a margin of 1/32 of a half interval, in exact 128-bit arithmetic. The rest returns
-// false and goes to dump(): powers of two, doubles outside 2^-12 .. 10^15, and about 3 in 100 of
-// those inside (measured on doubles uniform in 0 .. 10^6). Worth it because dump() costs a
+// false and goes to dump(): doubles outside 2^-12 .. 10^15, and about 3 in 100 of those inside
+// (measured on doubles uniform in 0 .. 10^6). Worth it because dump() costs a
 // serializer each time (an allocation, a shared_ptr, localeconv()): a list of 100 records with one
 // fractional double each was served 20% faster. tests/unit/test_core.cpp compares the two on
 // hundreds of thousands of doubles, the rounding edges' neighbours included.
@@ -61,8 +61,7 @@ inline bool write_double_as_grisu2(double x, std::string& out) {
   const int biased = static_cast<int>((bits >> 52) & 0x7FF);
   const std::uint64_t fraction = bits & ((std::uint64_t{1} << 52) - 1);
   const int s = 1075 - biased;  // |x| = M * 2^-s
-  // A power of two has a narrower interval below it than above; leave it to dump().
-  if (fraction == 0 || biased == 0 || s < 1 || s > 64) return false;
+  if (biased == 0 || s < 1 || s > 64) return false;
   const std::uint64_t M = fraction | (std::uint64_t{1} << 52);
   char sci[32];  // d.ddde-XX: the shortest digits and their exponent
   const auto r = std::to_chars(sci, sci + sizeof sci, std::fabs(x), std::chars_format::scientific);
@@ -87,7 +86,11 @@ inline bool write_double_as_grisu2(double x, std::string& out) {
   const u128 distance = a > b ? a - b : b - a;
   // Half the interval is 10^j / 2 in those units; half the spacing of j-place decimals is 2^s / 2.
   const u128 unit = std::min<u128>(ten_j, u128{1} << s);
-  if (distance >= (unit >> 1) - (unit >> 6)) return false;
+  // A power of two (0.5, 0.25) has a narrower interval below it than above, which the margin does
+  // not allow for: it is written here only when the shortest decimal is the value itself, as
+  // Grisu2's is then too (nothing as short lies in its interval, and of that length the value is
+  // nearest itself).
+  if (fraction == 0 ? distance != 0 : distance >= (unit >> 1) - (unit >> 6)) return false;
   // In nlohmann's fixed notation, which it uses while the point is -4 < n <= 15 places from the
   // digits' left ("12.25", "0.0025"); its exponent form (a double of 10^15 or more with a fraction)
   // is left to dump().
@@ -117,8 +120,12 @@ inline void write_json_double(double x, std::string& out) {
     return;
   }
   // Whole numbers of up to 15 digits come out as the integer and ".0", as nlohmann writes them,
-  // without digit generation (tool results are often such numbers). -0.0 takes the long way.
-  if (x != 0 && std::fabs(x) < 1e15 && std::trunc(x) == x) {
+  // without digit generation (tool results are often such numbers); zero keeps its sign.
+  if (x == 0) {
+    out += std::signbit(x) ? "-0.0"sv : "0.0"sv;
+    return;
+  }
+  if (std::fabs(x) < 1e15 && std::trunc(x) == x) {
     write_json_integer(static_cast<std::int64_t>(x), out);
     out += ".0"sv;
     return;
