@@ -1087,7 +1087,10 @@ int cmd_report(const args& a) {
   if (!payload_ns.empty()) {
     md << "\n### Payload size\n\n"
        << "order(customer, items[N]) and order_rt (the same with a run-time JSON Schema in ours) send N order lines "
-          "in the arguments; list(n = N) returns N records. Calls/s: stdio pipelined, HTTP by wrk over one session.\n\n"
+          "in the arguments; list(n = N) returns N records. Calls/s: stdio pipelined, HTTP by wrk over one session. "
+       << "Each figure (calls/s and peak RSS) is the median of "
+       << values(payload_label("stdio", payload_ns.begin()->first, payload_ns.begin()->second.front()), "ours", "rps").size()
+       << " round(s), each a pass over every point that alternates the servers.\n\n"
        << "| Tool | N | stdio: ours | stdio: TypeScript | stdio: ours / theirs | HTTP: ours | HTTP: TypeScript | "
           "HTTP: ours / theirs | Target | Met |\n|---|---|---|---|---|---|---|---|---|---|\n";
     for (const char* tool : payload_tools) {

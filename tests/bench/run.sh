@@ -42,10 +42,11 @@ has() { command -v "$1" >/dev/null 2>&1; }
 # Sizes of the run. Smoke: just enough to prove every stage still works.
 if [ $smoke = 1 ]; then
   secs=0.3 warm=0.1 notes=300 startup_runs=2 sessions=50 wrk_secs=1 wrk_rounds=1 rate_rounds=1 compile_runs=0
-  payload_ns="1 10" payload_secs=0.3 payload_warm=0.1 payload_wrk_secs=1 payload_wrk_warm=0
+  payload_ns="1 10" payload_secs=0.3 payload_warm=0.1 payload_wrk_secs=1 payload_wrk_warm=0 payload_rounds=1
 else
   secs=4 warm=1 notes=3000 startup_runs=20 sessions=10000 wrk_secs=5 wrk_rounds=3 rate_rounds=3 compile_runs=2
   payload_ns="1 10 100 1000 10000" payload_secs=2 payload_warm=0.5 payload_wrk_secs=2 payload_wrk_warm=1
+  payload_rounds=3
 fi
 
 # --- tools: the full run installs what is missing; the smoke run never installs anything -----------
@@ -233,7 +234,9 @@ fi
 # order(customer, items[N]) and order_rt (the same tool with a run-time JSON Schema in ours) carry N
 # order lines in their arguments; list(n = N) returns N records. Each point is short (a few seconds;
 # large N makes fewer, longer calls) and alternates the servers. Fewer requests in flight at large N
-# keep the megabytes queued in pipes and sockets bounded; both servers get the same.
+# keep the megabytes queued in pipes and sockets bounded; both servers get the same. Each point is
+# measured in payload_rounds rounds, a whole pass over the points each, and the report takes each
+# server's median: one round's ratio moved by up to 2x between runs with the TypeScript figure.
 payload_tools="order order_rt list"
 payload_inflight() { case $1 in 1 | 10 | 100) echo 64 ;; 1000) echo 16 ;; *) echo 4 ;; esac; }
 payload_connections() { case $1 in 1 | 10 | 100) echo 16 ;; *) echo 4 ;; esac; }
@@ -243,13 +246,19 @@ mkdir -p "$out/payload"
 for tool in $payload_tools; do
   for n in $payload_ns; do
     "$driver" gen-payload --tool $tool --n $n --out "$out/payload/$tool-$n.json"
-    for impl in $impls; do
-      say "payload, stdio: $tool N=$n, $impl"
-      # The peak RSS rows are these runs' rss_peak_kb at the largest N.
-      "$driver" stdio --label payload_stdio_${tool}_$n --impl $impl --tool $tool --n $n --mode pipelined \
-        --inflight "$(payload_inflight $n)" --max-requests "$(payload_max $n)" --seconds $payload_secs \
-        --warmup $payload_warm -- $(server_cmd $impl) >>"$results" 2>>"$out/logs/payload-stdio-$impl.log" ||
-        say "payload stdio run failed ($tool, N=$n, $impl); see $out/logs/payload-stdio-$impl.log"
+  done
+done
+for round in $(seq $payload_rounds); do
+  for tool in $payload_tools; do
+    for n in $payload_ns; do
+      for impl in $impls; do
+        say "payload round $round, stdio: $tool N=$n, $impl"
+        # The peak RSS rows are these runs' rss_peak_kb at the largest N.
+        "$driver" stdio --label payload_stdio_${tool}_$n --impl $impl --tool $tool --n $n --mode pipelined \
+          --inflight "$(payload_inflight $n)" --max-requests "$(payload_max $n)" --seconds $payload_secs \
+          --warmup $payload_warm -- $(server_cmd $impl) >>"$results" 2>>"$out/logs/payload-stdio-$impl.log" ||
+          say "payload stdio run failed ($tool, N=$n, $impl); see $out/logs/payload-stdio-$impl.log"
+      done
     done
   done
 done
@@ -263,23 +272,25 @@ if [ -z "$http_note" ]; then
     payload_ports="$payload_ports $impl=$port" payload_sids="$payload_sids $impl=${sid:-none}"
   done
   lookup() { for kv in $2; do [ "${kv%%=*}" != "$1" ] || echo "${kv#*=}"; done; }
-  for tool in $payload_tools; do
-    for n in $payload_ns; do
-      for impl in $impls; do
-        port=$(lookup $impl "$payload_ports") sid=$(lookup $impl "$payload_sids")
-        [ "$sid" != none ] || continue
-        say "payload, HTTP: $tool N=$n, $impl"
-        # One checked call first: wrk counts statuses, not answers.
-        "$driver" http-call --label payload_http_check --impl $impl --port $port --sid "$sid" --tool $tool --n $n \
-          >>"$out/logs/payload-http-$impl.log" 2>&1 || { say "payload HTTP answer wrong ($tool, N=$n, $impl)"; continue; }
-        file=$out/payload/$tool-$n.json
-        c=$(payload_connections $n)
-        [ "$payload_wrk_warm" = 0 ] || wrk -t1 -c$c -d${payload_wrk_warm}s --timeout 10s -s "$here/wrk_call.lua" \
-          "http://127.0.0.1:$port/mcp" -- "$sid" $tool "$file" >/dev/null 2>&1 || true
-        BENCH_LABEL=payload_http_${tool}_$n BENCH_IMPL=$impl wrk -t1 -c$c -d${payload_wrk_secs}s --timeout 10s \
-          --latency -s "$here/wrk_call.lua" "http://127.0.0.1:$port/mcp" -- "$sid" $tool "$file" \
-          >"$out/logs/wrk-payload-$tool-$n-$impl.txt" 2>&1 || true
-        grep '^{' "$out/logs/wrk-payload-$tool-$n-$impl.txt" >>"$results" || say "wrk printed no summary ($tool, N=$n, $impl)"
+  for round in $(seq $payload_rounds); do
+    for tool in $payload_tools; do
+      for n in $payload_ns; do
+        for impl in $impls; do
+          port=$(lookup $impl "$payload_ports") sid=$(lookup $impl "$payload_sids")
+          [ "$sid" != none ] || continue
+          say "payload round $round, HTTP: $tool N=$n, $impl"
+          # One checked call first: wrk counts statuses, not answers.
+          "$driver" http-call --label payload_http_check --impl $impl --port $port --sid "$sid" --tool $tool --n $n \
+            >>"$out/logs/payload-http-$impl.log" 2>&1 || { say "payload HTTP answer wrong ($tool, N=$n, $impl)"; continue; }
+          file=$out/payload/$tool-$n.json
+          c=$(payload_connections $n)
+          [ "$payload_wrk_warm" = 0 ] || wrk -t1 -c$c -d${payload_wrk_warm}s --timeout 10s -s "$here/wrk_call.lua" \
+            "http://127.0.0.1:$port/mcp" -- "$sid" $tool "$file" >/dev/null 2>&1 || true
+          BENCH_LABEL=payload_http_${tool}_$n BENCH_IMPL=$impl wrk -t1 -c$c -d${payload_wrk_secs}s --timeout 10s \
+            --latency -s "$here/wrk_call.lua" "http://127.0.0.1:$port/mcp" -- "$sid" $tool "$file" \
+            >"$out/logs/wrk-payload-$tool-$n-$impl.txt" 2>&1 || true
+          grep '^{' "$out/logs/wrk-payload-$tool-$n-$impl.txt" >>"$results" || say "wrk printed no summary ($tool, N=$n, $impl)"
+        done
       done
     done
   done
