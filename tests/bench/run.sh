@@ -3,7 +3,7 @@
 # in the same run. Writes OUT/results.md (figures and ratios, ours / theirs), OUT/throughput.png,
 # OUT/payload.png and OUT/results.jsonl (every raw measurement).
 #
-#   sh tests/bench/run.sh                 full run (builds Release into build-bench, ~10 min on 2 cores)
+#   sh tests/bench/run.sh                 full run (builds Release into build-bench, ~30 min on 2 cores)
 #   sh tests/bench/run.sh --smoke ...     tiny counts; what the bench_smoke ctest runs
 #
 # Options: --build-dir DIR (default: <repo>/build-bench)  --out DIR (default: BUILD/bench)
