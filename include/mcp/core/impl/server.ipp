@@ -692,8 +692,8 @@ MCP_DECL void server::call_tool(context& ctx, detail::request_params& params, de
   if (auto refusal = detail::scope_refusal(ctx.caller(), tool->def.scopes, "the tool '" + *name + "'")) throw *refusal;
   // A tool that does not read the text (a runtime schema, a type the typed reader does not follow)
   // gets the arguments' tree built here, on the thread that runs the call. Built by the thread that
-  // read the message instead (until 11-28), the trees of a pipelining client's calls were all built
-  // on that one thread while the pool's ran only the calls: order_rt on stdio ran 1.4-2x slower at
+  // read the message instead (until 11-28), the tree counted as that thread's work on the line, so
+  // stdio's sharing rule kept such calls off the pool: order_rt on stdio ran 1.4-2x slower at
   // N = 1,000 and 10,000, with no smaller peak memory (tests/bench/README.md).
   auto tree_arguments = [&]() -> const json& {
     if (!arguments) arguments = params.arguments();
