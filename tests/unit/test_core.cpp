@@ -11,7 +11,9 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <cstdlib>
 #include <functional>
+#include <iomanip>
 #include <limits>
 #include <memory>
 #include <random>
@@ -598,6 +600,50 @@ TEST_CASE("write_double_as_grisu2 writes the usual doubles itself and leaves the
   INFO("Grisu2 and the shortest round trip disagree on " << differing << " of 200000 doubles in 1 .. 2^40");
   CHECK(differing > 100);  // the cases exist, so the checks above were put to the test
   CHECK(fast == 0);
+}
+
+TEST_CASE("short_decimal finds std::to_chars's shortest digits, or leaves the double to it") {
+  // What to_chars gives as d / 10^j: the digits and where the point goes.
+  auto shortest = [](double x, std::uint64_t& d, int& j) {
+    char sci[32];
+    *std::to_chars(sci, sci + sizeof sci - 1, x, std::chars_format::scientific).ptr = '\0';
+    d = 0;
+    int k = 0;
+    const char* p = sci;
+    for (; *p != 'e'; ++p)
+      if (*p != '.') d = d * 10 + static_cast<std::uint64_t>(*p - '0'), ++k;
+    j = (k - 1) - std::atoi(p + 1);
+  };
+  long answered = 0, checked = 0;
+  auto check = [&](double x) {
+    std::uint64_t m = 0, d = 0;
+    int places = 0, j = 0;
+    ++checked;
+    if (!mcp::detail::short_decimal(x, m, places)) return;
+    ++answered;
+    shortest(x, d, j);
+    if (m != d || places != j)
+      FAIL_CHECK(std::setprecision(17) << x << ": " << m << " / 10^" << places << " against " << d << " / 10^" << j);
+  };
+  std::mt19937_64 rng(20261128);
+  // Decimals of one to eight places at every size up to 2^50 / 10^places and past it, and the
+  // doubles either side of each (those must not be taken for the decimal).
+  for (int i = 0; i < 300000; ++i) {
+    const int places = 1 + static_cast<int>(rng() % 8);
+    const double x = static_cast<double>(rng() % (std::uint64_t{1} << (1 + rng() % 60))) / std::pow(10.0, places);
+    if (x > 0)
+      for (double y : {x, std::nextafter(x, 0.0), std::nextafter(x, HUGE_VAL)}) check(y);
+  }
+  for (int k = 1; k < 200000; ++k) check(k / 4.0), check(k / 100.0), check(k * 0.001);
+  // Random doubles: nearly all need more than six places and go to to_chars.
+  for (int i = 0; i < 100000; ++i) {
+    double x;
+    const std::uint64_t bits = (rng() & 0x000FFFFFFFFFFFFFu) | ((1000 + rng() % 80) << 52);
+    std::memcpy(&x, &bits, sizeof x);
+    check(x);
+  }
+  INFO(answered << " of " << checked << " doubles answered");
+  CHECK(answered > 500000);  // the road is taken, so the comparison meant something
 }
 
 TEST_CASE("write_json_string gives dump()'s bytes at every alignment") {
