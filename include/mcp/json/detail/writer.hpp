@@ -92,7 +92,9 @@ inline bool write_double_as_grisu2(double x, std::string& out) {
   char digits[32];
   int k = 0, j = 0;  // the shortest decimal is d / 10^j, its k digits in `digits`
   std::uint64_t d = 0;
-  if (!short_decimal(std::fabs(x), d, j)) {
+  if (short_decimal(std::fabs(x), d, j)) {
+    k = static_cast<int>(std::to_chars(digits, digits + sizeof digits, d).ptr - digits);
+  } else {
     char sci[32];  // d.ddde-XX
     const auto r = std::to_chars(sci, sci + sizeof sci, std::fabs(x), std::chars_format::scientific);
     if (r.ec != std::errc()) return false;
@@ -105,8 +107,6 @@ inline bool write_double_as_grisu2(double x, std::string& out) {
     for (++p; p < r.ptr; ++p) e10 = e10 * 10 + (*p - '0');
     if (negative_exponent) e10 = -e10;
     j = (k - 1) - e10;
-  } else {
-    k = static_cast<int>(std::to_chars(digits, digits + sizeof digits, d).ptr - digits);
   }
   if (j < 1 || j > 19) return false;
   std::uint64_t ten_j = 1;
