@@ -11,6 +11,7 @@
 #include <random>
 #include <regex>
 #include <string>
+#include <utility>
 #include <vector>
 
 using mcp::detail::pattern_check;
@@ -164,6 +165,41 @@ TEST_CASE("pattern: the SDK's patterns and the subset's corners agree with std::
   for (const std::string p : {"^[A-Z]{3}-[0-9]{4}$", "^[a-z0-9_-]+$", "\\d{3}", "^.{2,5}$", "a?b*c+", "[^a-z]", ""}) {
     CAPTURE(p);
     CHECK(pattern_check(p).compiled_small() == mirrored);
+  }
+}
+
+TEST_CASE("pattern: fixed-length patterns agree with std::regex on every byte at every position", "[pattern]") {
+  // Random subjects seldom match these, so each is tried with a match it has: that match, every
+  // byte at every position, every prefix, every byte added at the end or the front.
+  const std::vector<std::pair<std::string, std::string>> fixed = {
+      {"^[A-Z]{3}-[0-9]{4}$", "ABC-1234"}, {"^\\d{4}-\\d{2}-\\d{2}$", "2026-11-28"}, {"^$", ""},
+      {"^x{0}$", ""}, {"^a$", "a"}, {"^.\\s[^a-z]\\W\\w\\S\\D$", "q\tQ-_x."}, {"^x{0}ab{1}c{2,2}$", "abcc"},
+      {"^[a-c0]{63}$", std::string(63, 'c')}};
+  const std::vector<std::string> not_fixed = {"^[A-Z]{3}-[0-9]{4}", "[A-Z]{3}-[0-9]{4}$", "^a?$", "^a*$", "^a+$",
+                                              "^a{1,2}$", "^a{2,}$", "^[a-c0]{64}$"};
+  for (const auto& [pattern, match] : fixed) {
+    CAPTURE(shown(pattern));
+    REQUIRE(pattern_check(pattern).fixed_length() == mirrored);
+    std::vector<std::string> subjects = {match};
+    for (std::size_t at = 0; at <= match.size(); ++at) {
+      subjects.push_back(match.substr(0, at));
+      for (int b = 0; b < 256; ++b) {
+        std::string s = match;
+        if (at < s.size()) {
+          s[at] = static_cast<char>(b);
+          subjects.push_back(s);
+        }
+        subjects.push_back(match.substr(0, at) + static_cast<char>(b) + match.substr(at));
+      }
+    }
+    REQUIRE(pattern_check(pattern).search(match) == 1);
+    REQUIRE(differences(pattern, subjects) == 0);
+  }
+  std::mt19937 rng(4);
+  for (const std::string& pattern : not_fixed) {
+    CAPTURE(pattern);
+    CHECK_FALSE(pattern_check(pattern).fixed_length());
+    REQUIRE(differences(pattern, subjects_for(pattern, rng, 300)) == 0);
   }
 }
 
