@@ -196,6 +196,18 @@ TEST_CASE("coercion: JSON in a string is read under the limit, counting the leve
   CHECK(report.refused[0].keyword == "depth");
   CHECK(report.refused[0].message.find("nested more than 5 levels") != std::string::npos);
 
+  // Behind a byte-order mark, which the reader skips, the same: read, or refused (not wrapped).
+  const std::string bom = "\xEF\xBB\xBF";
+  args = {{"list", bom + nested_text(5)}};
+  CHECK(mcp::coerce(args, schema, mcp::coercion::lossless, 6).count == 1);
+  CHECK(args["list"] == nested_arrays(5));
+  args = {{"list", bom + " " + nested_text(6)}};
+  report = mcp::coerce(args, schema, mcp::coercion::lossless, 6);
+  CHECK(report.count == 0);
+  CHECK(args["list"] == bom + " " + nested_text(6));
+  REQUIRE(report.refused.size() == 1);
+  CHECK(report.refused[0].keyword == "depth");
+
   args = {{"outer", {{"inner", nested_text(4)}}}};  // two levels down: room for 4
   CHECK(mcp::coerce(args, schema, mcp::coercion::lossless, 6).count == 1);
   args = {{"outer", {{"inner", nested_text(5)}}}};

@@ -98,8 +98,11 @@ class coercer {
     report_->log.push_back(where(pointer) + ": " + describe_value(before) + " -> " + describe_value(after));
   }
 
+  // Whether `s` opens as read_json reads it: a byte-order mark, which read_json skips, is skipped
+  // here too, or a too-deep text behind one would be wrapped whole into a list, not refused.
   static bool opens_like_container(const std::string& s) {
-    const auto first = s.find_first_not_of(" \t\n\r");
+    const std::size_t bom = s.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+    const auto first = s.find_first_not_of(" \t\n\r", bom);
     return first != std::string::npos && (s[first] == '[' || s[first] == '{');
   }
 
