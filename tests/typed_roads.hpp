@@ -1,7 +1,7 @@
 // The two roads a typed tool's arguments can take (issue #24), for the tests that keep them equal:
 // from the text straight into the type (detail::typed_reader), and through the tree (read, the
-// validator of record, decode). Used by tests/unit/test_typed_reader.cpp and
-// tests/fuzz/fuzz_arguments.cpp.
+// validator of record, decode), and the text road into an object that held an earlier value. Used by
+// tests/unit/test_typed_reader.cpp and tests/fuzz/fuzz_arguments.cpp.
 #pragma once
 
 #include <mcp/json/detail/reader.hpp>
@@ -22,6 +22,16 @@ std::optional<mcp::json> by_text(const mcp::detail::typed_reader<T>& reader, std
   T out{};
   if (!reader.read(text, max_depth, out)) return std::nullopt;
   return mcp::encode(out);
+}
+
+// by_text into an object that holds what the texts read before this one left in it, as a tool's
+// kept argument objects do (tools/detail/kept_arguments.hpp): it must answer as by_text does.
+template <class T>
+std::optional<mcp::json> by_text_reused(const mcp::detail::typed_reader<T>& reader, std::string_view text,
+                                        std::size_t max_depth) {
+  static T reused{};  // one per T, for the whole run: read into over and over, given up on or not
+  if (!reader.read(text, max_depth, reused)) return std::nullopt;
+  return mcp::encode(reused);
 }
 
 // What the tree road makes of it: the decoded value, encoded, or nullopt when it is refused.
@@ -84,6 +94,8 @@ outcome compare(const mcp::detail::typed_reader<T>& reader, std::string_view tex
   if (read && tree && *read != *tree) o.disagreement = "the roads decoded different values: " + read->dump() + " vs " + tree->dump();
   // Read with the message or when the call runs, the reader decides alike.
   if (read.has_value() != (taken != 0)) o.disagreement = "the leading read and the whole read decided differently";
+  if (by_text_reused<T>(reader, text, max_depth) != read)
+    o.disagreement = "read into an object that held an earlier value, the text road answered otherwise";
   return o;
 }
 

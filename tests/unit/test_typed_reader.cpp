@@ -10,9 +10,11 @@
 
 #include <mcp/mcp.hpp>
 #include <mcp/testing.hpp>
+#include <mcp/tools/detail/kept_arguments.hpp>
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -266,6 +268,90 @@ TEST_CASE("typed reader: corner cases of the text, each as the tree road decides
   CHECK(typed_roads::by_text<tr::order>(reader_for<tr::order>(), deep, 4));
   CHECK_FALSE(typed_roads::by_text<tr::order>(reader_for<tr::order>(), deep, 3));
   CHECK_FALSE(typed_roads::by_tree<tr::order>(deep, 3));
+}
+
+namespace tr {
+// Members MCP_STRUCT does not name, with values of their own: an object read into again must get
+// them as new, whatever its handler left in them.
+struct marked_line {
+  std::string sku;
+  std::vector<std::string> tags;
+  int visits = 7;  // not reflected
+};
+MCP_STRUCT(marked_line, (sku, "SKU"), (tags, "Tags", mcp::default_value(std::vector<std::string>{"none"})));
+struct marked_order {
+  std::string customer;
+  std::vector<marked_line> lines;
+  std::vector<int> seen = {1, 2};  // not reflected
+  marked_line first;
+  std::optional<std::string> note;
+};
+MCP_STRUCT(marked_order, (customer, "Customer"), (lines, "Lines"), (first, "First", mcp::default_value(marked_line{})),
+           (note, "Note"));
+}  // namespace tr
+
+TEST_CASE("typed reader: read into an object that held an earlier value, it ends as a fresh one would",
+          "[typed-reader]") {
+  const auto& reader = reader_for<tr::marked_order>();
+  const char* big = R"({"customer":"a long customer name, past any small-string buffer","note":"n",)"
+                    R"("first":{"sku":"F","tags":["x","y","z"]},)"
+                    R"("lines":[{"sku":"A","tags":["t1","t2","t3"]},{"sku":"B","tags":["u"]},{"sku":"C"}]})";
+  const char* small = R"({"lines":[{"sku":"D","tags":["v"]}],"customer":"c"})";
+  tr::marked_order reused;
+  REQUIRE(reader.read(big, depth_limit, reused));
+  CHECK(reused.lines[2].tags == std::vector<std::string>{"none"});  // the default of an absent list
+  // What a handler could leave behind in members the reader does not name.
+  reused.seen.push_back(3);
+  reused.lines[0].visits = 99;
+  reused.first.visits = 99;
+  const std::string* tags_storage = reused.lines[0].tags.data();
+  const tr::marked_line* lines_storage = reused.lines.data();
+
+  REQUIRE(reader.read(small, depth_limit, reused));
+  tr::marked_order fresh;
+  REQUIRE(reader.read(small, depth_limit, fresh));
+  CHECK(mcp::encode(reused) == mcp::encode(fresh));
+  CHECK(reused.seen == std::vector<int>{1, 2});
+  CHECK(reused.lines.size() == 1);
+  CHECK(reused.lines[0].visits == 7);
+  CHECK(reused.first.visits == 7);
+  CHECK(reused.first.tags.empty());  // absent this time: its default (marked_line{}), not "x y z"
+  CHECK_FALSE(reused.note.has_value());
+  // The storage came back: the list of lines and the first line's tags were read over, not made anew.
+  CHECK(reused.lines.data() == lines_storage);
+  CHECK(reused.lines[0].tags.data() == tags_storage);
+
+  // A read that gave up leaves an object that reads the next text as a fresh one does.
+  CHECK_FALSE(reader.read(R"({"customer":"c","lines":[{"sku":"E","tags":["w"]},{"sku":1}]})", depth_limit, reused));
+  REQUIRE(reader.read(big, depth_limit, reused));
+  tr::marked_order fresh_big;
+  REQUIRE(reader.read(big, depth_limit, fresh_big));
+  CHECK(mcp::encode(reused) == mcp::encode(fresh_big));
+}
+
+TEST_CASE("typed reader: a tool keeps a few argument objects between calls, none from large arguments",
+          "[typed-reader]") {
+  using kept_type = mcp::detail::kept_arguments<tr::order>;
+  auto kept = std::make_shared<kept_type>();
+  auto a = kept->take();
+  a->customer = "earlier";
+  auto* address = a.get();
+  {
+    const auto held = kept->hold(std::move(a), 100);
+    CHECK(kept->kept() == 0);  // the call holds it
+  }
+  CHECK(kept->kept() == 1);  // back when the call let go
+  auto again = kept->take();
+  CHECK(again.get() == address);
+  CHECK(again->customer == "earlier");  // as it was left: the reader makes it fresh (above)
+  {
+    const auto held = kept->hold(std::move(again), kept_type::text_bytes + 1);  // large arguments
+  }
+  CHECK(kept->kept() == 0);  // freed, not kept
+  std::vector<std::unique_ptr<tr::order>> many;
+  for (std::size_t i = 0; i < kept_type::count + 3; ++i) many.push_back(kept->take());
+  for (auto& m : many) kept->give_back(std::move(m));
+  CHECK(kept->kept() == kept_type::count);
 }
 
 TEST_CASE("typed reader: types and schemas it does not follow keep the tree road alone", "[typed-reader]") {

@@ -25,6 +25,7 @@
 #include <mcp/schema/schema.hpp>
 #include <mcp/schema/validation.hpp>
 #include <mcp/tools/detail/call_result.hpp>
+#include <mcp/tools/detail/kept_arguments.hpp>
 #include <mcp/tools/render.hpp>
 #include <mcp/tools/result.hpp>
 
@@ -162,16 +163,31 @@ struct typed_tool {
   const validator* in_validator;
   std::shared_ptr<const validator> own_validator;  // for tools without arguments
   // null: the tree road only (always so for a tool without arguments)
-  std::unique_ptr<const typed_reader<std::conditional_t<std::is_void_v<In>, bool, In>>> reader;
+  using reader_type = typed_reader<std::conditional_t<std::is_void_v<In>, bool, In>>;
+  std::unique_ptr<const reader_type> reader;
+  // The argument objects the text road reads into, kept between calls where In allows.
+  std::shared_ptr<kept_arguments<std::conditional_t<std::is_void_v<In>, bool, In>>> kept;
 
   // The road from text (detail::text_road), in two steps: the object `text` starts with read into
   // an In (the bytes taken, 0 when the reader gave up), then the handler run on it.
   // Used only where In is a type (a tool with arguments and a reader).
   std::size_t read_text(std::string_view text, std::shared_ptr<const void>& arguments) const {
-    auto in = std::make_shared<In>();
-    const std::size_t taken = reader->read_leading(text, argument_depth_limit(s.owner->options().max_json_depth), *in);
-    if (taken) arguments = std::move(in);
-    return taken;
+    const std::size_t depth = argument_depth_limit(s.owner->options().max_json_depth);
+    if constexpr (reader_type::template refreshable_v<In>) {
+      auto in = kept->take();
+      const std::size_t taken = reader->read_leading(text, depth, *in);
+      if (!taken) {
+        kept->give_back(std::move(in));
+        return 0;
+      }
+      arguments = kept->hold(std::move(in), taken);
+      return taken;
+    } else {
+      auto in = std::make_shared<In>();
+      const std::size_t taken = reader->read_leading(text, depth, *in);
+      if (taken) arguments = std::move(in);
+      return taken;
+    }
   }
   void run_read(const void* arguments, context& ctx, result_sink& sink) {
     const In& in = *static_cast<const In*>(arguments);
@@ -301,7 +317,7 @@ server& server::tool(std::string name, std::string description, Handler&& handle
 
       using pipeline = detail::typed_tool<F, In, shape::takes_context>;
       auto stats = s.stats;
-      auto p = std::make_shared<pipeline>(pipeline{F(std::forward<Handler>(handler)), std::move(s), nullptr, nullptr, nullptr});
+      auto p = std::make_shared<pipeline>(pipeline{F(std::forward<Handler>(handler)), std::move(s), nullptr, nullptr, nullptr, nullptr});
       detail::text_road from_text;
       if constexpr (std::is_void_v<In>) {
         p->own_validator = std::make_shared<const validator>(def.input_schema);
@@ -310,6 +326,7 @@ server& server::tool(std::string name, std::string description, Handler&& handle
         p->in_validator = &detail::validator_for<In>();
         p->reader = detail::typed_reader<In>::make(p->in_validator->fast_path());
         if (p->reader) {
+          p->kept = std::make_shared<detail::kept_arguments<In>>();
           from_text.read = [p](std::string_view text, std::shared_ptr<const void>& arguments) {
             return p->read_text(text, arguments);
           };

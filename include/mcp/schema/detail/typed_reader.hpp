@@ -15,6 +15,13 @@
 // few calls validation.hpp declares, so that a file with typed tools needs not compile the fast
 // path).
 // tests/unit/test_typed_reader.cpp and tests/fuzz/fuzz_arguments.cpp compare the two roads.
+//
+// A value may be read into an object that held an earlier one (a tool keeps its argument objects
+// for the next call): what it reads is what a fresh object would get, members outside MCP_STRUCT
+// included, while strings and lists keep their storage. With a list of items that each hold a list
+// this saves an allocation per item, which was the largest cost of a call after the reading itself
+// (glibc keeps only seven freed blocks of a size per thread; tests/bench/README.md). The same tests
+// read every text into a fresh object and into one that held the text before, and compare.
 #pragma once
 
 #include <mcp/json/detail/reader.hpp>
@@ -27,6 +34,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -60,8 +68,9 @@ class typed_reader {
   }
 
   // True when `text` is one object that was read into `out` and is valid; false when it gave up
-  // (`out` is then unspecified). `max_depth`: the levels of arrays and objects the value may have,
-  // counted from the value (validator::validate's).
+  // (`out` is then unspecified, and may be read into again). Where refreshable_v<T>, `out` may
+  // hold an earlier value: it ends as a fresh T would; otherwise it must be fresh. `max_depth`: the
+  // levels of arrays and objects the value may have, counted from the value (validator::validate's).
   bool read(std::string_view text, std::size_t max_depth, T& out) const {
     const std::size_t taken = read_leading(text, max_depth, out);
     return taken && json_reader(text.substr(taken), max_depth).at_end();
@@ -74,7 +83,7 @@ class typed_reader {
   std::size_t read_leading(std::string_view text, std::size_t max_depth, T& out) const {
     json_reader in(text, max_depth);
     scratch held{std::string(), json(), std::string()};
-    if (!in.peek('{') || !value(in, out, plan_, 0, held)) return 0;
+    if (!in.peek('{') || !value(in, out, plan_, 0, held, refreshable_v<T>)) return 0;
     return static_cast<std::size_t>(in.position() - text.data());
   }
 
@@ -87,6 +96,22 @@ class typed_reader {
     json text, other;
     std::string escaped;  // an enum's name, when it has escapes
   };
+
+  // Whether an earlier value of U can be made fresh while keeping its storage: moved aside, then
+  // replaced by a new U. Every struct reachable from one that is, is (a type's implicit moves need
+  // its members'). One that is not is read only as new (read_leading's `out` must then be fresh).
+ public:
+  template <class U>
+  static constexpr bool refreshable_v = std::is_move_constructible_v<U> && std::is_move_assignable_v<U>;
+
+ private:
+  // Members whose storage a reused struct takes back before reading into them: their reading
+  // overwrites all they held (a string is cleared, a list's items are read over and the rest
+  // dropped, a struct starts afresh).
+  template <class M>
+  static constexpr bool keeps_storage_v =
+      std::is_same_v<M, std::string> || (is_vector<M>::value && !std::is_same_v<M, std::vector<bool>>) ||
+      (is_reflected_v<M> && !has_json_type_v<M>);
 
   template <class M>
   static constexpr bool is_scalar_v =
@@ -137,8 +162,11 @@ class typed_reader {
     }
   }
 
+  // `reused`: for a struct, that `out` may hold an earlier value (it is made fresh first). The items
+  // a list already holds are read over as reused ones (or dropped first, where they can not be).
   template <class U>
-  static bool value(json_reader& in, U& out, const text_plan& p, std::size_t depth, scratch& held) {
+  static bool value(json_reader& in, U& out, const text_plan& p, std::size_t depth, scratch& held,
+                    bool reused = false) {
     if constexpr (is_string_v<U> && !has_json_type_v<U>) {  // straight into the member, checked on its text
       return in.next() == '"' && in.read_string(out) && plain_accepts_string(*p.node, out);
     } else if constexpr (is_reflected_enum_v<U> && !has_json_type_v<U>) {
@@ -155,20 +183,34 @@ class typed_reader {
       return scalar(in, out, p, held);
     } else if constexpr (is_vector<U>::value && !std::is_same_v<U, std::vector<bool>>) {
       if (!enter(in, '[', depth)) return false;
-      out.clear();
+      if constexpr (!refreshable_v<typename U::value_type>) out.clear();
+      std::size_t n = 0;
       if (!in.consume(']')) {
         // Short lists are the usual: one allocation instead of three for 3 or 4 items (no more
         // than maxItems allows).
-        out.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(4, p.max_items)));
+        if (out.capacity() == 0) out.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(4, p.max_items)));
         do {
-          if (out.size() == p.max_items) return false;
-          if (!value(in, out.emplace_back(), p.parts[0], depth + 1, held)) return false;
+          if (n == p.max_items) return false;
+          const bool ok = n < out.size() ? value(in, out[n], p.parts[0], depth + 1, held, true)
+                                         : value(in, out.emplace_back(), p.parts[0], depth + 1, held);
+          if (!ok) return false;
+          ++n;
         } while (in.consume(','));
         if (!in.consume(']')) return false;
       }
-      return out.size() >= p.min_items;
+      out.resize(n);  // drops the items an earlier value had beyond this one's
+      return n >= p.min_items;
     } else if constexpr (is_reflected_v<U> && !has_json_type_v<U>) {
       if (!enter(in, '{', depth)) return false;
+      // Reused: `out` becomes a fresh U (so members outside MCP_STRUCT are as new), and each field
+      // read below takes its old storage back first.
+      std::optional<U> old;
+      if constexpr (refreshable_v<U>) {
+        if (reused) {
+          old.emplace(std::move(out));
+          out = U();
+        }
+      }
       const auto& fields = fields_of<U>();
       std::uint64_t seen = 0;
       if (!in.consume('}')) {
@@ -194,7 +236,9 @@ class typed_reader {
               member.emplace();
               ok = value(in, *member, p.parts[index], depth + 1, held);
             } else {
-              ok = value(in, member, p.parts[index], depth + 1, held);
+              if constexpr (keeps_storage_v<M>)
+                if (old) std::swap(member, (*old).*f.member);
+              ok = value(in, member, p.parts[index], depth + 1, held, old.has_value());
             }
           });
           if (!ok) return false;

@@ -1,0 +1,68 @@
+// A typed tool's argument objects, kept between calls: the next call's arguments are read into one
+// (typed_reader reads over an earlier value as into a fresh one), so its strings and lists reuse
+// their storage instead of being allocated and freed per call.
+// Threads: every member from any thread; an object given out is the caller's alone until it comes
+// back through the pointer hold() made or through give_back().
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace mcp {
+inline namespace v0 {
+namespace detail {
+
+template <class T>
+class kept_arguments : public std::enable_shared_from_this<kept_arguments<T>> {
+ public:
+  // At most `count` objects are kept (as many as calls of one tool usually run at once), and one
+  // only when the text last read into it had at most `text_bytes`: a call with megabytes of
+  // arguments leaves none of its storage held.
+  static constexpr std::size_t count = 8;
+  static constexpr std::size_t text_bytes = 64 * 1024;
+
+  kept_arguments() { kept_.reserve(count); }
+
+  // An object to read into: a kept one, which may hold an earlier value, or a new one.
+  std::unique_ptr<T> take() {
+    {
+      std::lock_guard lock(mutex_);
+      if (!kept_.empty()) {
+        auto out = std::move(kept_.back());
+        kept_.pop_back();
+        return out;
+      }
+    }
+    return std::make_unique<T>();
+  }
+
+  // `object`, read from `text_size` bytes, as a call's arguments: kept again when the call lets go.
+  std::shared_ptr<const void> hold(std::unique_ptr<T> object, std::size_t text_size) {
+    if (text_size > text_bytes) return std::shared_ptr<const T>(std::move(object));
+    // Should making the pointer fail, shared_ptr passes the object to the deleter: kept or freed.
+    return std::shared_ptr<const T>(object.release(), [self = this->shared_from_this()](const T* p) {
+      self->give_back(std::unique_ptr<T>(const_cast<T*>(p)));
+    });
+  }
+
+  // An object taken and not held (its read gave up): kept, or freed when enough are.
+  void give_back(std::unique_ptr<T> object) noexcept {
+    std::lock_guard lock(mutex_);
+    if (kept_.size() < count) kept_.push_back(std::move(object));  // reserved: no allocation
+  }  // (one not kept is freed here, after the lock is released: `object` outlives `lock`)
+
+  std::size_t kept() const {
+    std::lock_guard lock(mutex_);
+    return kept_.size();
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<std::unique_ptr<T>> kept_;
+};
+
+}  // namespace detail
+}  // namespace v0
+}  // namespace mcp
