@@ -8,6 +8,9 @@
 // Return types R:   Out (any type MCP_STRUCT/encode supports), std::string (text only),
 //                   tool_result (full control), result<X> of those; tool_error may be thrown too.
 //
+// The argument object lives for the call only (the tool reads a later call's arguments into it):
+// keep a copy of what must outlast the call, not a reference.
+//
 // Handlers run concurrently: the stdio and HTTP transports run up to four calls at once, of the
 // same tool or of different ones. State a handler shares with others (a store, a cache, a
 // counter) needs a lock or an atomic of its own.
