@@ -166,10 +166,11 @@ struct typed_tool {
   const validator* in_validator;
   std::shared_ptr<const validator> own_validator;  // for tools without arguments
   // null: the tree road only (always so for a tool without arguments)
-  using reader_type = typed_reader<std::conditional_t<std::is_void_v<In>, bool, In>>;
+  using read_type = std::conditional_t<std::is_void_v<In>, bool, In>;  // bool: never read
+  using reader_type = typed_reader<read_type>;
   std::unique_ptr<const reader_type> reader;
   // The argument objects the text road reads into, kept between calls where In allows.
-  std::shared_ptr<kept_arguments<std::conditional_t<std::is_void_v<In>, bool, In>>> kept;
+  std::shared_ptr<kept_arguments<read_type>> kept;
 
   // The road from text (detail::text_road), in two steps: the object `text` starts with read into
   // an In (the bytes taken, 0 when the reader gave up), then the handler run on it.
