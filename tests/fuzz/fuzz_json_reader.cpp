@@ -5,7 +5,8 @@
 // stop reading there). The writer gives dump()'s bytes for every value read, and for the input
 // itself taken as a string (mostly invalid UTF-8, which both replace the same way); its own text of a
 // value escapes as write_json_string escapes it (write_compact_json_as_string). skip_value
-// accepts exactly what reading accepts, too deep where reading is.
+// accepts exactly what reading accepts, too deep where reading is. Read over what reading the
+// input's halves left (often a part-built tree), the input reads as it reads fresh.
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/json/detail/writer.hpp>
 
@@ -64,6 +65,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (skipped != (result == mcp::detail::read_result::ok)) fail("skip_value and read disagree", text);
   if (!skipped && skipper.too_deep() != (result == mcp::detail::read_result::too_deep))
     fail("skip_value and read disagree on depth", text);
+  json over;
+  (void)mcp::detail::read_json(text.substr(0, size / 2), over, depth);
+  (void)mcp::detail::read_json(text.substr(size / 2), over, depth);
+  if (mcp::detail::read_json(text, over, depth) != result) fail("read over an earlier value, answered differently", text);
+  if (result == mcp::detail::read_result::ok && !same(over, ours)) fail("read over an earlier value, read a different value", text);
   // nlohmann takes a NUL byte for the end of the input; raw NUL is never valid JSON.
   if (text.find('\0') != std::string_view::npos) {
     if (result == mcp::detail::read_result::ok) fail("accepted a raw NUL byte", text);

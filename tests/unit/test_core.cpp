@@ -497,6 +497,48 @@ TEST_CASE("the JSON reader accepts and builds exactly what nlohmann does, and sk
   CHECK(mcp::detail::read_json(std::string("\"a\0\"", 4), out, 128) == mcp::detail::read_result::invalid);
 }
 
+TEST_CASE("the JSON reader reads over an earlier value as into a fresh one, reusing its storage") {
+  // Texts of one shape and of others, valid and broken: each is read over what every other left
+  // (a broken read leaves a part-built tree), and must give what a fresh read gives.
+  const std::vector<std::string> texts = {
+      R"({"customer":"ann","items":[{"sku":"ABC-1234","qty":2,"tags":["a","b"]},{"sku":"XYZ-0001","qty":1,"tags":[]}]})",
+      R"({"customer":"bob","items":[{"sku":"QQQ-9999","qty":3,"tags":["c"]}]})",
+      R"({"items":[{"qty":"7","extra":{"x":[1,2,3]}},{"sku":null},5,"s",[]],"customer":{"name":"c"}})",
+      R"({"a":1,"a":[2],"a":{"b":"c"}})", R"({"a":"escaped key","café":1,"é":2})",
+      R"({"customer":"ann","items":[{"sku":"ABC-1234","qty":2,"tags":["a","b"]},{"sku":)",
+      R"({"customer":"ann","items":[{"sku":"ABC-1234","qty":2,"tags":["a",)", R"([1,2,3,4,5,6,7,8])", R"([1,2])",
+      R"([[1,[2]],{"k":[]},"x"])", R"(["a","b",{"c":1}])", R"("just a string")", "12", "-3.5", "null", "{}", "[]",
+      R"({"k":)", R"([{"a":1},)", "",
+  };
+  for (const auto& earlier : texts) {
+    for (const auto& text : texts) {
+      INFO("earlier: " << earlier << "\ntext: " << text);
+      json fresh, over;
+      const auto expected = mcp::detail::read_json(text, fresh, 128);
+      (void)mcp::detail::read_json(earlier, over, 128);
+      const auto result = mcp::detail::read_json(text, over, 128);
+      CHECK(result == expected);
+      if (expected == mcp::detail::read_result::ok && result == expected) CHECK(same_value(over, fresh));
+    }
+  }
+  // A tree read over with a text of its shape keeps its nodes and strings where they are.
+  json tree;
+  REQUIRE(mcp::detail::read_json(texts[0], tree, 128) == mcp::detail::read_result::ok);
+  const json* first_item = &tree["items"][0];
+  const json* sku = &tree["items"][0]["sku"];
+  const char* sku_chars = tree["items"][0]["sku"].get_ref<const std::string&>().data();
+  REQUIRE(mcp::detail::read_json(R"({"items":[{"tags":["z"],"sku":"LONGER-THAN-SSO-0000000001","qty":9}],"customer":"c"})", tree, 128) ==
+          mcp::detail::read_result::ok);
+  CHECK(&tree["items"][0] == first_item);
+  CHECK(&tree["items"][0]["sku"] == sku);  // the member's node was taken back
+  CHECK(tree["items"].size() == 1);
+  CHECK(tree["items"][0]["sku"] == "LONGER-THAN-SSO-0000000001");
+  sku_chars = tree["items"][0]["sku"].get_ref<const std::string&>().data();
+  REQUIRE(mcp::detail::read_json(texts[1], tree, 128) == mcp::detail::read_result::ok);
+  CHECK(tree["items"][0]["sku"].get_ref<const std::string&>().data() == sku_chars);  // capacity kept
+  CHECK(same_value(tree, json::parse(texts[1])));
+}
+
 TEST_CASE("the JSON writer gives dump()'s bytes, invalid UTF-8 included") {
   const std::vector<json> values = {
       nullptr, true, false, 0, -1, 1u, std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::uint64_t>::max(),

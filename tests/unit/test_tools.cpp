@@ -278,6 +278,38 @@ TEST_CASE("typed tool: an unexpected exception is a short isError, details only 
   CHECK(diagnostics[0].find("hunter2") != std::string::npos);
 }
 
+TEST_CASE("a tool that takes the tree gets each call's arguments as sent, read over a tree kept from earlier calls") {
+  auto srv = make_server();
+  std::vector<const json*> trees;
+  srv.tool("echo", "Echoes its arguments.", mcp::runtime_schema{{{"type", "object"}}}, [&](const json& a) {
+    trees.push_back(&a);
+    return a.dump();
+  });
+  mcp::testing::client c(srv);
+  c.initialize();
+  // Shapes that grow, shrink, change a member's type, repeat a key and drop members, in turn.
+  const std::vector<std::string> texts = {
+      R"({"customer":"ann","items":[{"sku":"ABC-1234","qty":2,"tags":["a","b"]},{"sku":"XYZ-0001","qty":1,"tags":[]}]})",
+      R"({"customer":"bob","items":[{"sku":"QQQ-9999","qty":3,"tags":["c"]}]})",
+      R"({"items":[{"qty":"7","extra":{"x":[1,2,3]}},{"sku":null},5,"s",[]],"customer":{"name":"c"}})",
+      R"({"a":1,"a":[2],"a":{"b":"c"}})",
+      R"({"customer":"ann","items":[{"sku":"ABC-1234","qty":2,"tags":["a","b"]},{"sku":"XYZ-0001","qty":1,"tags":[]}]})",
+      R"({})",
+      R"({"items":[]})",
+  };
+  int id = 10;
+  for (const auto& text : texts) {
+    INFO("arguments: " << text);
+    c.send_text(R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"tools/call","params":{"name":"echo","arguments":)" +
+                text + "}}");
+    const json reply = c.wait_response(id++);
+    REQUIRE(reply.contains("result"));
+    CHECK(json::parse(text_of(reply["result"])) == json::parse(text));  // (a repeated key: the last value)
+  }
+  REQUIRE(trees.size() == texts.size());
+  CHECK(trees[1] == trees[0]);  // one tree, kept and read over
+}
+
 TEST_CASE("runtime-schema tools take the same pipeline; bad schemas are refused at registration") {
   auto srv = make_server();
   json schema = {{"type", "object"},

@@ -329,7 +329,7 @@ TEST_CASE("typed reader: read into an object that held an earlier value, it ends
   CHECK(mcp::encode(reused) == mcp::encode(fresh_big));
 }
 
-TEST_CASE("typed reader: a tool keeps a few argument objects between calls, none from large arguments",
+TEST_CASE("typed reader: a tool keeps a few argument objects between calls, within a budget of text",
           "[typed-reader]") {
   using kept_type = mcp::detail::kept_arguments<tr::order>;
   auto kept = std::make_shared<kept_type>();
@@ -350,8 +350,20 @@ TEST_CASE("typed reader: a tool keeps a few argument objects between calls, none
   CHECK(kept->kept() == 0);  // freed, not kept
   std::vector<std::unique_ptr<tr::order>> many;
   for (std::size_t i = 0; i < kept_type::count + 3; ++i) many.push_back(kept->take());
-  for (auto& m : many) kept->give_back(std::move(m));
+  for (auto& m : many) kept->give_back(std::move(m), 100);
   CHECK(kept->kept() == kept_type::count);
+  // The texts of those kept total at most text_bytes: two of a little more than half, one kept.
+  for (auto& m : many) m = kept->take();
+  CHECK(kept->kept() == 0);
+  kept->give_back(std::move(many[0]), kept_type::text_bytes / 2 + 1);
+  kept->give_back(std::move(many[1]), kept_type::text_bytes / 2 + 1);
+  CHECK(kept->kept() == 1);
+  kept->give_back(std::move(many[2]), kept_type::text_bytes / 2 - 1);  // fits beside it
+  CHECK(kept->kept() == 2);
+  kept->take();
+  kept->take();
+  kept->give_back(std::move(many[3]), kept_type::text_bytes);  // room again once taken
+  CHECK(kept->kept() == 1);
 }
 
 TEST_CASE("typed reader: types and schemas it does not follow keep the tree road alone", "[typed-reader]") {

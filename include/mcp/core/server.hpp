@@ -26,6 +26,7 @@
 #include <mcp/core/resource.hpp>
 #include <mcp/core/tasks.hpp>
 #include <mcp/json/json.hpp>
+#include <mcp/tools/detail/kept_arguments.hpp>
 #include <mcp/tools/tool_options.hpp>
 #include <mcp/transport/transport.hpp>
 #include <mcp/version.hpp>
@@ -155,6 +156,9 @@ struct registered_tool {
   tool_definition def;
   tool_runner run;
   text_road from_text;  // empty for all but typed tools
+  // Trees its arguments were read into, read over by later calls (json_reader): a tool that takes
+  // the tree (a runtime schema, JSON arguments) allocates its nodes and strings once, not per call.
+  std::shared_ptr<kept_arguments<json>> kept_trees = std::make_shared<kept_arguments<json>>();
   std::shared_ptr<tool_stats> stats;
   json listed;            // def.to_json() for 2025-era clients, derived schemas in declaration order
   json listed_stateless;  // and for 2026-07-28 ones

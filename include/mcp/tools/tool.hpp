@@ -181,7 +181,7 @@ struct typed_tool {
       auto in = kept->take();
       const std::size_t taken = reader->read_leading(text, depth, *in);
       if (!taken) {
-        kept->give_back(std::move(in));
+        kept->give_back(std::move(in), text.size());  // what it read came from no more than that
         return 0;
       }
       arguments = kept->hold(std::move(in), taken);

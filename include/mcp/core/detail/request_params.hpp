@@ -64,14 +64,18 @@ class request_params {
   // tree from the kept text on the first call.
   const json* arguments() {
     if (arguments_text_) {
-      arguments_.emplace(build(*arguments_text_));
+      build(arguments_.emplace());
       arguments_text_.reset();
     }
     return arguments_ ? &*arguments_ : nullptr;
   }
-  // The same without building: the tree, or one built into `scratch` from the text.
+  // The same without building: the tree, or one read from the text into `scratch` (over what it
+  // holds: a tree kept from an earlier call keeps its storage, json_reader).
   const json* arguments(json& scratch) const {
-    if (arguments_text_) return &(scratch = build(*arguments_text_));
+    if (arguments_text_) {
+      build(scratch);
+      return &scratch;
+    }
     return arguments_ ? &*arguments_ : nullptr;
   }
   // "arguments" as the client wrote it, when it is an object not built yet; else nullptr.
@@ -137,10 +141,8 @@ class request_params {
     static const json empty = json::object();
     return empty;
   }
-  json build(const std::string& text) const {
-    json out;
-    detail::read_json(text, out, max_depth_, open_);  // read before: it can not fail
-    return out;
+  void build(json& out) const {
+    detail::read_json(*arguments_text_, out, max_depth_, open_);  // read before: it can not fail
   }
   void erase(std::string_view key) {
     if (!rest_.is_object()) return;

@@ -694,9 +694,15 @@ MCP_DECL void server::call_tool(context& ctx, detail::request_params& params, de
   // gets the arguments' tree built here, on the thread that runs the call. Built by the thread that
   // read the message instead (until 11-28), the tree counted as that thread's work on the line, so
   // stdio's sharing rule kept such calls off the pool: order_rt on stdio ran 1.4-2x slower at
-  // N = 1,000 and 10,000, with no smaller peak memory (tests/bench/README.md).
+  // N = 1,000 and 10,000, with no smaller peak memory (tests/bench/README.md). It is read into a
+  // tree the tool kept from an earlier call, given back when this call is done.
+  std::shared_ptr<const void> kept_tree;
   auto tree_arguments = [&]() -> const json& {
-    if (!arguments) arguments = params.arguments();
+    if (!arguments) {  // the text is there
+      auto tree = tool->kept_trees->take();
+      arguments = params.arguments(*tree);
+      kept_tree = tool->kept_trees->hold(std::move(tree), arguments_text->size());
+    }
     return *arguments;
   };
   // A typed tool reads the text itself (with the message, or now); any other runner, or a typed

@@ -12,12 +12,18 @@
 // so "[1]\0anything" reads as [1] with the rest dropped; here a NUL outside a string is invalid.
 // nested_deeper_than() applies the same depth limit to a value built some other way, before a
 // walk recurses into it.
+//
+// It reads over what the json it reads into holds (strings, arrays' items and objects' members
+// of the same name read into where they are), so that a tree kept between reads of texts of one
+// shape is not freed and allocated again node by node; the value read is the same either way
+// (tests/unit/test_json_reader.cpp and the fuzzer read every text both ways).
 #pragma once
 
 #include <mcp/config.hpp>
 #include <mcp/json/detail/utf8.hpp>
 #include <mcp/json/json.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
@@ -26,6 +32,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <vector>
 
 namespace mcp {
 inline namespace v0 {
@@ -47,8 +54,14 @@ constexpr std::size_t default_max_json_depth = 128;
 inline bool nested_deeper_than(const json& value, std::size_t levels) {
   if (!value.is_structured()) return false;
   if (levels == 0) return true;
-  for (const auto& child : value)
-    if (nested_deeper_than(child, levels - 1)) return true;
+  // Over the containers themselves: json's own iterator costs a switch on the type per step.
+  if (value.is_object()) {
+    for (const auto& member : value.get_ref<const json::object_t&>())
+      if (member.second.is_structured() && nested_deeper_than(member.second, levels - 1)) return true;
+  } else {
+    for (const auto& item : value.get_ref<const json::array_t&>())
+      if (item.is_structured() && nested_deeper_than(item, levels - 1)) return true;
+  }
   return false;
 }
 
@@ -269,6 +282,11 @@ class json_reader {
       case '{': return object(out, depth + 1);
       case '[': return array(out, depth + 1);
       case '"': {
+        if (out.is_string()) {  // read over: the string keeps its storage
+          auto& s = out.get_ref<std::string&>();
+          s.clear();
+          return string(s);
+        }
         std::string s;
         if (!string(s)) return false;
         out = std::move(s);
@@ -294,29 +312,36 @@ class json_reader {
       return false;
     }
     ++p_;
-    out = json(json::value_t::object);
+    // Read over an object: a member the text names again is read over where it is (its node, key
+    // and value's storage kept), and those it does not name are erased at its end.
+    const bool over = out.is_object() && !out.empty();
+    if (!out.is_object()) out = json(json::value_t::object);
     auto& members = out.get_ref<json::object_t&>();
+    const std::size_t mark = named_.size();
     skip_space();
     if (p_ < end_ && *p_ == '}') {
       ++p_;
+      members.clear();
       return true;
     }
     for (;;) {
-      if (p_ == end_ || *p_ != '"') return false;
-      std::string key;
-      if (!string(key)) return false;
+      std::string_view key;
+      if (!read_string_view(key, key_scratch_)) return false;
       skip_space();
       if (p_ == end_ || *p_ != ':') return false;
       ++p_;
       skip_space();
       // Members usually come in order or nearly: the end is the hint. A repeated key: the later
-      // value replaces the earlier.
-      json& slot = members.emplace_hint(members.end(), std::move(key), nullptr)->second;
-      if (!value(slot, depth)) return false;
+      // value is read over the earlier.
+      auto slot = over ? members.find(key) : members.end();
+      if (slot == members.end()) slot = members.emplace_hint(members.end(), key, nullptr);
+      if (over) named_.push_back(&*slot);
+      if (!value(slot->second, depth)) return false;
       skip_space();
       if (p_ == end_) return false;
       if (*p_ == '}') {
         ++p_;
+        if (over) erase_unnamed(members, mark);
         return true;
       }
       if (*p_ != ',') return false;
@@ -325,26 +350,43 @@ class json_reader {
     }
   }
 
+  // After an object read over: erases the members not in named_[mark..] (each member read, a
+  // repeated one as often as the text names it), and drops those entries.
+  void erase_unnamed(json::object_t& members, std::size_t mark) {
+    const auto first = named_.begin() + static_cast<std::ptrdiff_t>(mark);
+    std::sort(first, named_.end());
+    const auto named_end = std::unique(first, named_.end());
+    if (static_cast<std::size_t>(named_end - first) != members.size()) {
+      for (auto it = members.begin(); it != members.end();)
+        it = std::binary_search(first, named_end, static_cast<const void*>(&*it)) ? std::next(it) : members.erase(it);
+    }
+    named_.resize(mark);
+  }
+
   bool array(json& out, std::size_t depth) {
     if (depth > max_depth_) {
       too_deep_ = true;
       return false;
     }
     ++p_;
-    out = json::array();
+    // Read over an array: its items are read over in turn, and those past the text's count go.
+    if (!out.is_array()) out = json::array();
     auto& items = out.get_ref<json::array_t&>();
+    std::size_t n = 0;
     skip_space();
     if (p_ < end_ && *p_ == ']') {
       ++p_;
+      items.clear();
       return true;
     }
     for (;;) {
-      items.emplace_back();
-      if (!value(items.back(), depth)) return false;
+      if (n == items.size()) items.emplace_back();
+      if (!value(items[n++], depth)) return false;
       skip_space();
       if (p_ == end_) return false;
       if (*p_ == ']') {
         ++p_;
+        items.erase(items.begin() + static_cast<std::ptrdiff_t>(n), items.end());
         return true;
       }
       if (*p_ != ',') return false;
@@ -483,11 +525,14 @@ class json_reader {
   const char* end_;
   std::size_t max_depth_;
   bool too_deep_ = false;
-  std::string scratch_;  // skip_string's
+  std::string scratch_;      // skip_string's
+  std::string key_scratch_;  // object's, for a member name with an escape or a byte beyond ASCII
+  std::vector<const void*> named_;  // the members of the objects being read over, named so far
 };
 
 // One JSON text into `out`; `out` is unspecified unless the result is ok. `open` levels already
-// enclose it (see json_reader::read).
+// enclose it (see json_reader::read). `out` may hold an earlier value: the text's value replaces it
+// and reuses its storage (a kept tree read over again allocates only where it grows).
 inline read_result read_json(std::string_view text, json& out, std::size_t max_depth, std::size_t open = 0) {
   return json_reader(text, max_depth).read(out, open);
 }

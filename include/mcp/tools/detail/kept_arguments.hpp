@@ -1,6 +1,7 @@
-// A typed tool's argument objects, kept between calls: the next call's arguments are read into one
-// (typed_reader reads over an earlier value as into a fresh one), so its strings and lists reuse
-// their storage instead of being allocated and freed per call.
+// A tool's argument objects, kept between calls: the next call's arguments are read into one
+// (typed_reader reads over an earlier value as into a fresh one, and so does json_reader for a
+// tool that takes the tree), so its strings, lists and nodes reuse their storage instead of being
+// allocated and freed per call.
 // Threads: every member from any thread; an object given out is the caller's alone until it comes
 // back through the pointer hold() made or through give_back().
 #pragma once
@@ -17,11 +18,11 @@ namespace detail {
 template <class T>
 class kept_arguments : public std::enable_shared_from_this<kept_arguments<T>> {
  public:
-  // At most `count` objects are kept (as many as calls of one tool usually run at once), and one
-  // only when the text last read into it had at most `text_bytes`: a call with megabytes of
-  // arguments leaves none of its storage held.
+  // At most `count` objects are kept (as many as calls of one tool usually run at once), and only
+  // while the texts last read into them total at most `text_bytes`: what is held stays in
+  // proportion to that, and a call with megabytes of arguments leaves none of its storage held.
   static constexpr std::size_t count = 8;
-  static constexpr std::size_t text_bytes = 64 * 1024;
+  static constexpr std::size_t text_bytes = 512 * 1024;
 
   kept_arguments() { kept_.reserve(count); }
 
@@ -30,7 +31,8 @@ class kept_arguments : public std::enable_shared_from_this<kept_arguments<T>> {
     {
       std::lock_guard lock(mutex_);
       if (!kept_.empty()) {
-        auto out = std::move(kept_.back());
+        auto out = std::move(kept_.back().object);
+        kept_text_ -= kept_.back().text_size;
         kept_.pop_back();
         return out;
       }
@@ -42,15 +44,18 @@ class kept_arguments : public std::enable_shared_from_this<kept_arguments<T>> {
   std::shared_ptr<const void> hold(std::unique_ptr<T> object, std::size_t text_size) {
     if (text_size > text_bytes) return std::shared_ptr<const T>(std::move(object));
     // Should making the pointer fail, shared_ptr passes the object to the deleter: kept or freed.
-    return std::shared_ptr<const T>(object.release(), [self = this->shared_from_this()](const T* p) {
-      self->give_back(std::unique_ptr<T>(const_cast<T*>(p)));
+    return std::shared_ptr<const T>(object.release(), [self = this->shared_from_this(), text_size](const T* p) {
+      self->give_back(std::unique_ptr<T>(const_cast<T*>(p)), text_size);
     });
   }
 
-  // An object taken and not held (its read gave up): kept, or freed when enough are.
-  void give_back(std::unique_ptr<T> object) noexcept {
+  // An object taken, last read from `text_size` bytes: kept, or freed when enough are.
+  void give_back(std::unique_ptr<T> object, std::size_t text_size) noexcept {
     std::lock_guard lock(mutex_);
-    if (kept_.size() < count) kept_.push_back(std::move(object));  // reserved: no allocation
+    if (kept_.size() < count && text_size <= text_bytes - kept_text_) {
+      kept_.push_back({std::move(object), text_size});  // reserved: no allocation
+      kept_text_ += text_size;
+    }
   }  // (one not kept is freed here, after the lock is released: `object` outlives `lock`)
 
   std::size_t kept() const {
@@ -59,8 +64,13 @@ class kept_arguments : public std::enable_shared_from_this<kept_arguments<T>> {
   }
 
  private:
+  struct entry {
+    std::unique_ptr<T> object;
+    std::size_t text_size;
+  };
   mutable std::mutex mutex_;
-  std::vector<std::unique_ptr<T>> kept_;
+  std::vector<entry> kept_;
+  std::size_t kept_text_ = 0;  // the sum of kept_'s text_size, at most text_bytes
 };
 
 }  // namespace detail
