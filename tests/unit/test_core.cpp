@@ -509,6 +509,9 @@ TEST_CASE("the JSON reader reads over an earlier value as into a fresh one, reus
       R"({"customer":"ann","items":[{"sku":"ABC-1234","qty":2,"tags":["a",)", R"([1,2,3,4,5,6,7,8])", R"([1,2])",
       R"([[1,[2]],{"k":[]},"x"])", R"(["a","b",{"c":1}])", R"("just a string")", "12", "-3.5", "null", "{}", "[]",
       R"({"k":)", R"([{"a":1},)", "",
+      // more members than find_member scans, in another order, some gone
+      R"({"k0":0,"k1":"1","k2":[2],"k3":{"x":3},"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9})",
+      R"({"k9":"nine","k7":[7,7],"k5":{"y":5},"k3":3,"k1":1,"k0":0,"k2":2,"k4":4,"k6":6,"k10":10,"k11":11})",
   };
   for (const auto& earlier : texts) {
     for (const auto& text : texts) {

@@ -333,7 +333,7 @@ class json_reader {
       skip_space();
       // Members usually come in order or nearly: the end is the hint. A repeated key: the later
       // value is read over the earlier.
-      auto slot = over ? members.find(key) : members.end();
+      auto slot = over ? find_member(members, key) : members.end();
       if (slot == members.end()) slot = members.emplace_hint(members.end(), key, nullptr);
       if (over) named_.push_back(&*slot);
       if (!value(slot->second, depth)) return false;
@@ -348,6 +348,20 @@ class json_reader {
       ++p_;
       skip_space();
     }
+  }
+
+  // members.find(key), by a scan where the object is small (as most are): the map's own search
+  // compares through a call to memcmp per step, the scan compares lengths first and inline.
+  static json::object_t::iterator find_member(json::object_t& members, std::string_view key) {
+    if (members.size() > 8) return members.find(key);
+    for (auto it = members.begin(); it != members.end(); ++it) {
+      const std::string& name = it->first;
+      if (name.size() != key.size()) continue;
+      std::size_t i = 0;
+      while (i < key.size() && name[i] == key[i]) ++i;
+      if (i == key.size()) return it;
+    }
+    return members.end();
   }
 
   // After an object read over: erases the members not in named_[mark..] (each member read, a

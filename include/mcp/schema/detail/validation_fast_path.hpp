@@ -346,35 +346,46 @@ class plain_schema {
   }
 
   // An object's properties or an array's items (yes for other values).
+  // (Over the containers themselves: json's own iterator costs a switch on the type per step.)
   verdict check_members(const json& value, std::size_t depth, int steps) const {
     if (value.is_object()) {
+      const auto& members = value.get_ref<const json::object_t&>();
       std::size_t p = 0, required_seen = 0;
-      for (auto it = value.begin(); it != value.end(); ++it) {
-        const std::string& key = it.key();
+      for (const auto& [key, child] : members) {
         int order = 1;  // of properties_[p].name against key: one compare a step
-        while (p < properties_.size() && (order = properties_[p].name.compare(key)) < 0) ++p;
+        while (p < properties_.size() && (order = compare_names(properties_[p].name, key)) < 0) ++p;
         if (order == 0) {
-          if (verdict v = properties_[p].schema->check(*it, depth + 1, steps); v != verdict::yes) return v;
+          if (verdict v = properties_[p].schema->check(child, depth + 1, steps); v != verdict::yes) return v;
           if (properties_[p].required) ++required_seen;
           ++p;
         } else if (closed_) {
           return verdict::no;
         } else if (additional_) {
-          if (verdict v = additional_->check(*it, depth + 1, steps); v != verdict::yes) return v;
+          if (verdict v = additional_->check(child, depth + 1, steps); v != verdict::yes) return v;
         }
       }
       if (required_seen != required_count_) return verdict::no;
       for (const auto& name : other_required_)
-        if (value.find(name) == value.end()) return verdict::no;
+        if (members.find(name) == members.end()) return verdict::no;
     } else if (value.is_array()) {
-      const std::uint64_t n = value.size();
+      const auto& items = value.get_ref<const json::array_t&>();
+      const std::uint64_t n = items.size();
       if ((min_items_ && n < *min_items_) || (max_items_ && n > *max_items_)) return verdict::no;
       if (items_) {
-        for (const auto& item : value)
+        for (const auto& item : items)
           if (verdict v = items_->check(item, depth + 1, steps); v != verdict::yes) return v;
       }
     }
     return verdict::yes;
+  }
+
+  // std::string::compare's order (bytes as unsigned, then length), without a call to memcmp: the
+  // names compared here are short, and most differ in their first byte.
+  static int compare_names(std::string_view a, std::string_view b) {
+    const std::size_t n = std::min(a.size(), b.size());
+    for (std::size_t i = 0; i < n; ++i)
+      if (a[i] != b[i]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[i]) ? -1 : 1;
+    return a.size() < b.size() ? -1 : a.size() > b.size() ? 1 : 0;
   }
 
   bool never_ = false;  // the schema `false`
