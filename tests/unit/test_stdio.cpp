@@ -308,6 +308,30 @@ TEST_CASE("stdio: a call's arguments answer alike whether read with the message 
       CHECK(replies[0]["result"]["structuredContent"] == a.expected);
     }
   }
+  // The same for a tool that takes the tree (read with the message into a kept tree, or when the
+  // call runs): each call gets its own arguments, whatever the calls before it sent.
+  srv.tool("echo", "Echoes its arguments.", mcp::runtime_schema{{{"type", "object"}}},
+           [](const json& a) { return a.dump(); });
+  const std::string deep = R"({"customer":"c","x":)" + std::string(200, '[') + std::string(200, ']') + "}";
+  for (const std::string& text : {texts[0].text, texts[1].text, texts[2].text, texts[3].text, texts[0].text,
+                                  std::string(R"({})"), texts[4].text, deep, texts[2].text}) {
+    INFO(text.substr(0, 200));
+    std::vector<json> replies;
+    for (const std::string& params : {R"({"name":"echo","arguments":)" + text + "}", R"({"arguments":)" + text + R"(,"name":"echo"})"}) {
+      p.write(R"({"jsonrpc":"2.0","id":)" + std::to_string(++id) + R"(,"method":"tools/call","params":)" + params + "}\n");
+      json reply = p.read_message();
+      reply.erase("id");
+      replies.push_back(reply);
+    }
+    CHECK(replies[0] == replies[1]);
+    const json sent = json::parse(text, nullptr, false, true);
+    if (sent.is_discarded() || text == deep) {
+      CHECK(replies[0].contains("error"));
+    } else {
+      REQUIRE(replies[0].contains("result"));
+      CHECK(json::parse(replies[0]["result"]["content"][0]["text"].get<std::string>()) == sent);
+    }
+  }
 }
 
 TEST_CASE("stdio: one message per line, parse errors answered, the stream goes on") {

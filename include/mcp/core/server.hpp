@@ -141,10 +141,12 @@ namespace detail {
 
 // How tools/call runs a registered tool: its CallToolResult goes into the sink (a tree or text).
 using tool_runner = std::function<void(const json& arguments, context&, result_sink&)>;
-// A typed tool's second road, a mode of the first: `read` reads the object that the arguments' text
-// starts with straight into the handler's argument type (the bytes it took, or 0 when it gave up
-// before anything ran: the tool_runner then takes the tree), and `run` runs the handler on what it
-// read. Proven equal to the tree road by tests/unit/test_typed_reader.cpp.
+// A tool's road from text, a mode of the tree road: `read` reads the object that the arguments'
+// text starts with (the bytes it took, or 0 when it gave up before anything ran: the tool_runner
+// then takes the tree), and `run` runs the handler on what it read. A typed tool reads straight
+// into the handler's argument type (proven equal to the tree road by
+// tests/unit/test_typed_reader.cpp); any other tool reads the tree, into one kept from an earlier
+// call, and runs its tool_runner on it (server::add_tool).
 struct text_road {
   std::function<std::size_t(std::string_view text, std::shared_ptr<const void>& arguments)> read;
   std::function<void(const void* arguments, context&, result_sink&)> run;
@@ -155,7 +157,7 @@ struct text_road {
 struct registered_tool {
   tool_definition def;
   tool_runner run;
-  text_road from_text;  // empty for all but typed tools
+  text_road from_text;
   // Trees its arguments were read into, read over by later calls (json_reader): a tool that takes
   // the tree (a runtime schema, JSON arguments) allocates its nodes and strings once, not per call.
   std::shared_ptr<kept_arguments<json>> kept_trees = std::make_shared<kept_arguments<json>>();

@@ -113,6 +113,27 @@ MCP_DECL void server::add_tool(tool_definition tool, detail::tool_runner run, st
   entry->def = std::move(tool);
   entry->run = std::move(run);
   entry->from_text = std::move(from_text);
+  if (!entry->from_text.read) {
+    // A tool that takes the tree has it read from the text by this road: into a tree kept from
+    // an earlier call, and with the message where a transport reads it so (stdio, for a call its
+    // reading thread runs), one pass over the text where a check and then a read made two.
+    const detail::registered_tool* self = entry.get();  // the roads live in it: no cycle
+    const std::size_t depth = detail::argument_depth_limit(options_.max_json_depth);
+    entry->from_text.read = [self, depth](std::string_view text, std::shared_ptr<const void>& arguments) -> std::size_t {
+      auto tree = self->kept_trees->take();
+      detail::json_reader in(text, depth);
+      if (!in.read_value(*tree, 0)) {
+        self->kept_trees->give_back(std::move(tree), text.size());
+        return 0;
+      }
+      const auto taken = static_cast<std::size_t>(in.position() - text.data());
+      arguments = self->kept_trees->hold(std::move(tree), taken);
+      return taken;
+    };
+    entry->from_text.run = [self](const void* arguments, context& ctx, detail::result_sink& sink) {
+      self->run(*static_cast<const json*>(arguments), ctx, sink);
+    };
+  }
   entry->stats = std::move(stats);
   {
     std::unique_lock lock(registry_mutex_);
