@@ -16,7 +16,7 @@
 // It reads over what the json it reads into holds (strings, arrays' items and objects' members
 // of the same name read into where they are), so that a tree kept between reads of texts of one
 // shape is not freed and allocated again node by node; the value read is the same either way
-// (tests/unit/test_json_reader.cpp and the fuzzer read every text both ways).
+// (tests/unit/test_core.cpp and fuzz_json_reader read texts both ways).
 #pragma once
 
 #include <mcp/config.hpp>
