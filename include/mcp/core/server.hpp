@@ -26,7 +26,6 @@
 #include <mcp/core/resource.hpp>
 #include <mcp/core/tasks.hpp>
 #include <mcp/json/json.hpp>
-#include <mcp/tools/detail/kept_arguments.hpp>
 #include <mcp/tools/tool_options.hpp>
 #include <mcp/transport/transport.hpp>
 #include <mcp/version.hpp>
@@ -158,9 +157,6 @@ struct registered_tool {
   tool_definition def;
   tool_runner run;
   text_road from_text;
-  // Trees its arguments were read into, read over by later calls (json_reader): a tool that takes
-  // the tree (a runtime schema, JSON arguments) allocates its nodes and strings once, not per call.
-  std::shared_ptr<kept_arguments<json>> kept_trees = std::make_shared<kept_arguments<json>>();
   std::shared_ptr<tool_stats> stats;
   json listed;            // def.to_json() for 2025-era clients, derived schemas in declaration order
   json listed_stateless;  // and for 2026-07-28 ones

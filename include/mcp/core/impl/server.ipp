@@ -3,6 +3,7 @@
 #pragma once
 
 #include <mcp/core/paging.hpp>
+#include <mcp/tools/detail/kept_arguments.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -115,19 +116,21 @@ MCP_DECL void server::add_tool(tool_definition tool, detail::tool_runner run, st
   entry->from_text = std::move(from_text);
   if (!entry->from_text.read) {
     // A tool that takes the tree has it read from the text by this road: into a tree kept from
-    // an earlier call, and with the message where a transport reads it so (stdio, for a call its
-    // reading thread runs), one pass over the text where a check and then a read made two.
+    // an earlier call (json_reader reads over it: its nodes and strings are not allocated anew),
+    // and with the message where a transport reads it so (stdio, for a call its reading thread
+    // runs), one pass over the text where a check and then a read made two.
     const detail::registered_tool* self = entry.get();  // the roads live in it: no cycle
     const std::size_t depth = detail::argument_depth_limit(options_.max_json_depth);
-    entry->from_text.read = [self, depth](std::string_view text, std::shared_ptr<const void>& arguments) -> std::size_t {
-      auto tree = self->kept_trees->take();
+    auto kept = std::make_shared<detail::kept_arguments<json>>();
+    entry->from_text.read = [kept, depth](std::string_view text, std::shared_ptr<const void>& arguments) -> std::size_t {
+      auto tree = kept->take();
       detail::json_reader in(text, depth);
       if (!in.read_value(*tree, 0)) {
-        self->kept_trees->give_back(std::move(tree), text.size());
+        kept->give_back(std::move(tree), text.size());
         return 0;
       }
       const auto taken = static_cast<std::size_t>(in.position() - text.data());
-      arguments = self->kept_trees->hold(std::move(tree), taken);
+      arguments = kept->hold(std::move(tree), taken);
       return taken;
     };
     entry->from_text.run = [self](const void* arguments, context& ctx, detail::result_sink& sink) {
@@ -715,15 +718,9 @@ MCP_DECL void server::call_tool(context& ctx, detail::request_params& params, de
   // gets the arguments' tree built here, on the thread that runs the call. Built by the thread that
   // read the message instead (until 11-28), the tree counted as that thread's work on the line, so
   // stdio's sharing rule kept such calls off the pool: order_rt on stdio ran 1.4-2x slower at
-  // N = 1,000 and 10,000, with no smaller peak memory (tests/bench/README.md). It is read into a
-  // tree the tool kept from an earlier call, given back when this call is done.
-  std::shared_ptr<const void> kept_tree;
+  // N = 1,000 and 10,000, with no smaller peak memory (tests/bench/README.md).
   auto tree_arguments = [&]() -> const json& {
-    if (!arguments) {  // the text is there
-      auto tree = tool->kept_trees->take();
-      arguments = params.arguments(*tree);
-      kept_tree = tool->kept_trees->hold(std::move(tree), arguments_text->size());
-    }
+    if (!arguments) arguments = params.arguments();
     return *arguments;
   };
   // A typed tool reads the text itself (with the message, or now); any other runner, or a typed

@@ -351,16 +351,11 @@ class json_reader {
   }
 
   // members.find(key), by a scan where the object is small (as most are): the map's own search
-  // compares through a call to memcmp per step, the scan compares lengths first and inline.
+  // compares the bytes at every step, the scan only where the lengths are equal.
   static json::object_t::iterator find_member(json::object_t& members, std::string_view key) {
     if (members.size() > 8) return members.find(key);
-    for (auto it = members.begin(); it != members.end(); ++it) {
-      const std::string& name = it->first;
-      if (name.size() != key.size()) continue;
-      std::size_t i = 0;
-      while (i < key.size() && name[i] == key[i]) ++i;
-      if (i == key.size()) return it;
-    }
+    for (auto it = members.begin(); it != members.end(); ++it)
+      if (std::string_view(it->first) == key) return it;
     return members.end();
   }
 
