@@ -467,7 +467,7 @@ TEST_CASE("stdio: quick calls run on the reading thread; a slow one hands readin
                             },
                             true});
   srv.method("test/slow", {[](mcp::context&, const json&) {
-                             std::this_thread::sleep_for(300ms);
+                             std::this_thread::sleep_for(600ms);
                              return json{{"done", true}};
                            },
                            true});
@@ -481,7 +481,11 @@ TEST_CASE("stdio: quick calls run on the reading thread; a slow one hands readin
   };
 
   SECTION("with an inline budget") {
-    piped_server p(srv, {});
+    // 100 ms, not the default 1 ms: a quick call under ThreadSanitizer on a busy machine took over
+    // a millisecond once, and the watchdog rightly read in its place (CI of 11-29, c63a29f).
+    mcp::stdio_options options;
+    options.inline_budget = 100ms;
+    piped_server p(srv, options);
     p.write(initialize_line(1));
     p.read_message();
     CHECK(call(p, 2, "test/reader")["id"] == 2);
@@ -490,7 +494,7 @@ TEST_CASE("stdio: quick calls run on the reading thread; a slow one hands readin
     std::thread::id serving = reader;
 
     p.write(mcp::jsonrpc::request(4, "test/slow").dump() + "\n");
-    std::this_thread::sleep_for(50ms);  // well past the budget: another thread reads now
+    std::this_thread::sleep_for(300ms);  // past the budget and its watchdog's tick: another thread reads now
     CHECK(call(p, 5, "test/reader")["id"] == 5);
     {
       std::lock_guard lock(mutex);
