@@ -23,9 +23,9 @@ class kept_arguments : public std::enable_shared_from_this<kept_arguments<T>> {
   // proportion to that, and a call beyond it leaves none of its storage held. The budget keeps a
   // stream of calls of up to a megabyte each, as many as run at once: the objects freed per call
   // would sit in malloc's free lists anyway (bench order_rt, N = 10,000, 700 KB a call: resident
-  // memory after a burst 55 MB whether trees were kept or freed), and a budget that keeps only
-  // some of them costs speed and memory both (512 KiB: 137 calls/s, 52 MiB peak; 2 MiB: 246, 95
-  // MiB, the freed trees' memory scattered among the threads' arenas; 8 MiB: 307, 55 MiB).
+  // memory after a burst 55 MB whether trees were kept or freed). Smaller budgets cost speed, and
+  // one that keeps only some of them memory too, the freed trees' memory scattered among the
+  // threads' arenas (512 KiB, none kept: 137 calls/s, 52 MiB peak; 2 MiB: 246, 95 MiB; 8 MiB: 307, 55 MiB).
   static constexpr std::size_t count = 8;
   static constexpr std::size_t text_bytes = 8 * 1024 * 1024;
 
