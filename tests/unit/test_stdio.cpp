@@ -755,4 +755,84 @@ TEST_CASE("stdio: the thread that reads in a long call's place never waits in wr
   }
 }
 
+// A tool that works for `work` on each call and notes how many of its calls ran at once, and
+// which call ended first.
+struct turn_probe {
+  std::atomic<int> running{0};
+  std::atomic<int> most{0};
+  std::mutex mutex;
+  std::vector<std::string> ended;  // each call's "tag", in the order they ended
+
+  void add_to(mcp::server& srv, std::function<void()> work) {
+    srv.tool("take", "Takes a document.",
+             mcp::runtime_schema{{{"type", "object"},
+                                  {"properties", {{"tag", {{"type", "string"}}}, {"doc", {{"type", "string"}}}}},
+                                  {"required", {"tag", "doc"}}}},
+             [this, work](const json& args) {
+               const int now = ++running;
+               int seen = most.load();
+               while (now > seen && !most.compare_exchange_weak(seen, now)) {
+               }
+               if (args["doc"].get_ref<const std::string&>().size() > 1000) work();
+               --running;
+               std::lock_guard lock(mutex);
+               ended.push_back(args["tag"].get<std::string>());
+               return std::string("taken");
+             });
+  }
+};
+
+std::string take_call(int id, const std::string& tag, std::size_t doc_bytes) {
+  return mcp::jsonrpc::request(id, "tools/call",
+                               {{"name", "take"}, {"arguments", {{"tag", tag}, {"doc", std::string(doc_bytes, 'x')}}}})
+             .dump() +
+         "\n";
+}
+
+TEST_CASE("stdio: calls with large arguments take turns, as many at once as server_options says") {
+  // Two calls of 300 KB that each work 60 ms, sent together: the first runs on the reading
+  // thread, the watchdog reads the second and the pool runs it; with one turn it waits for the
+  // first (well within the 100 ms a call waits at most), with two they overlap.
+  for (std::size_t at_once : {1, 2}) {
+    INFO("large_calls_at_once = " << at_once);
+    mcp::server_options options;
+    options.large_calls_at_once = at_once;
+    mcp::server srv(mcp::server_info{"stdio-test", "1.0"}, options);
+    turn_probe probe;
+    probe.add_to(srv, [] { spin_for(60ms); });
+    piped_server p(srv, {});
+    p.write(initialize_line(1));
+    p.read_message();
+    p.write(take_call(2, "a", 300 * 1024) + take_call(3, "b", 300 * 1024));
+    for (int i = 0; i < 2; ++i) CHECK(p.read_message()["result"]["content"][0]["text"] == "taken");
+    CHECK(probe.most == static_cast<int>(at_once));
+  }
+}
+
+TEST_CASE("stdio: a large call waits at most 100 ms for a turn, and a small one never waits") {
+  // One turn, held by a large call that sleeps 800 ms (as one waiting on a service would): a
+  // second large call (which does not sleep) gets no turn within 100 ms and runs anyway, and a
+  // small call never asks for one; both end while the first still sleeps.
+  mcp::server_options options;
+  options.large_calls_at_once = 1;
+  mcp::server srv(mcp::server_info{"stdio-test", "1.0"}, options);
+  turn_probe probe;
+  probe.add_to(srv, [first = std::make_shared<std::atomic<bool>>(true)] {
+    if (first->exchange(false)) std::this_thread::sleep_for(800ms);
+  });
+  mcp::stdio_options stdio;
+  stdio.inline_budget = {};  // every call to the pool: the first holds no reading thread
+  piped_server p(srv, stdio);
+  p.write(initialize_line(1));
+  p.read_message();
+  p.write(take_call(2, "sleeper", 300 * 1024));
+  std::this_thread::sleep_for(100ms);  // the sleeper has its turn
+  p.write(take_call(3, "small", 10) + take_call(4, "large", 300 * 1024));
+  for (int i = 0; i < 3; ++i) CHECK(p.read_message()["result"]["content"][0]["text"] == "taken");
+  std::lock_guard lock(probe.mutex);
+  REQUIRE(probe.ended.size() == 3);
+  CHECK(probe.ended.back() == "sleeper");
+  CHECK(probe.most >= 2);
+}
+
 }  // namespace test_stdio

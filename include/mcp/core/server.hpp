@@ -6,6 +6,7 @@
 #include <mcp/config.hpp>
 
 #include <mcp/core/context.hpp>
+#include <mcp/core/detail/large_call_turns.hpp>
 #include <mcp/core/detail/legacy_projection.hpp>
 #include <mcp/core/detail/mcp_headers.hpp>
 #include <mcp/core/detail/ordered_sender.hpp>
@@ -95,6 +96,9 @@ struct server_options {
   std::shared_ptr<replay_guard> request_state_guard;
   // Tasks (core/tasks.hpp): where they are kept, how long, how many run at once.
   task_options tasks;
+  // Tool calls whose arguments are 256 KiB of JSON or more run at most this many at once (0: one per
+  // core); another waits up to 100 ms for its turn, then runs anyway (core/detail/large_call_turns.hpp).
+  std::size_t large_calls_at_once = 0;
 };
 
 // A handler-independent description of one request method. Tools, resources and prompts are
@@ -459,6 +463,7 @@ class server {
   std::mutex listeners_mutex_;
   std::vector<listener> listeners_;
   std::unique_ptr<detail::state_sealer> sealer_;
+  mutable detail::large_call_turns large_calls_{options_.large_calls_at_once};
   // Last: its workers use the rest of the server, so it stops (in ~server) before anything goes.
   std::unique_ptr<detail::task_engine> tasks_;
   bool task_methods_ = false;  // under registry_mutex_

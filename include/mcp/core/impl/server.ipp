@@ -768,6 +768,7 @@ MCP_DECL void server::call_tool(context& ctx, detail::request_params& params, de
     }
     ctx.may_begin_task_ = declared;
   }
+  const auto turn = large_calls_.take(arguments_text ? arguments_text->size() : 0);
   const auto start = std::chrono::steady_clock::now();
   bool is_error;
   try {
