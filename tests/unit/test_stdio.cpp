@@ -812,7 +812,8 @@ TEST_CASE("stdio: calls with large arguments take turns, as many at once as serv
 TEST_CASE("stdio: a large call waits at most 100 ms for a turn, and a small one never waits") {
   // One turn, held by a large call that sleeps 800 ms (as one waiting on a service would): a
   // second large call (which does not sleep) gets no turn within 100 ms and runs anyway, and a
-  // small call never asks for one; both end while the first still sleeps.
+  // small call, sent 50 ms after it, never asks for one, so it ends first (had it to wait out the
+  // 100 ms too, it would end 50 ms after the large one); both end while the first still sleeps.
   mcp::server_options options;
   options.large_calls_at_once = 1;
   mcp::server srv(mcp::server_info{"stdio-test", "1.0"}, options);
@@ -827,10 +828,13 @@ TEST_CASE("stdio: a large call waits at most 100 ms for a turn, and a small one 
   p.read_message();
   p.write(take_call(2, "sleeper", 300 * 1024));
   std::this_thread::sleep_for(100ms);  // the sleeper has its turn
-  p.write(take_call(3, "small", 10) + take_call(4, "large", 300 * 1024));
+  p.write(take_call(3, "large", 300 * 1024));
+  std::this_thread::sleep_for(50ms);
+  p.write(take_call(4, "small", 10));
   for (int i = 0; i < 3; ++i) CHECK(p.read_message()["result"]["content"][0]["text"] == "taken");
   std::lock_guard lock(probe.mutex);
   REQUIRE(probe.ended.size() == 3);
+  CHECK(probe.ended[0] == "small");
   CHECK(probe.ended.back() == "sleeper");
   CHECK(probe.most >= 2);
 }

@@ -41,7 +41,6 @@ class large_call_turns {
     ~turn() {
       if (owner_) owner_->give_back();
     }
-    bool held() const { return owner_ != nullptr; }
 
    private:
     friend class large_call_turns;
