@@ -6,7 +6,8 @@
 // connection whose outbound takes results as text (the text sink) and one whose outbound takes
 // trees receive the same bytes; and so does a connection given messages read with the server's
 // decoder (a tools/call's arguments read by the tool's typed reader with the message, as stdio
-// reads a call it runs itself).
+// reads a call it runs itself), and one given messages whose arguments are checked when the call
+// runs (as stdio reads a call it may share with its pool).
 #include "fuzz_types.hpp"
 #include "text_recorder.hpp"
 
@@ -159,11 +160,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // A client may of course send the marker itself and get it echoed (e.g. in "Method not found").
   const bool check_leak = input.find("SECRET") == std::string_view::npos;
   auto as_text = std::make_shared<text_recorder>(true), as_tree = std::make_shared<text_recorder>(false);
-  auto read_first = std::make_shared<text_recorder>(true);
-  mcp::connection by_text(srv, as_text), by_tree(srv, as_tree), decoded(srv, read_first);
+  auto read_first = std::make_shared<text_recorder>(true), read_later = std::make_shared<text_recorder>(true);
+  mcp::connection by_text(srv, as_text), by_tree(srv, as_tree), decoded(srv, read_first), deferred(srv, read_later);
   initialize(by_text, *as_text);
   initialize(by_tree, *as_tree);
   initialize(decoded, *read_first);
+  initialize(deferred, *read_later);
   const auto* decoder = mcp::detail::server_access::arguments_reader(srv);
   while (!input.empty()) {
     auto nl = input.find('\n');
@@ -172,6 +174,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     by_text.receive(line);
     by_tree.receive(line);
     decoded.receive(mcp::message::read(line, srv.options().max_json_depth, decoder));
+    deferred.receive(mcp::message::read(line, srv.options().max_json_depth, nullptr,
+                                        mcp::message::arguments_check::when_run));
     input.remove_prefix(nl == std::string_view::npos ? input.size() : nl + 1);
   }
   for (const auto& m : c.messages().drain()) check_message(m, check_leak);
@@ -185,6 +189,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::fprintf(stderr, "arguments read with the message were answered differently\n");
     for (const auto& l : as_text->lines) std::fprintf(stderr, "at the call: %s\n", l.c_str());
     for (const auto& l : read_first->lines) std::fprintf(stderr, "with the message: %s\n", l.c_str());
+    std::abort();
+  }
+  if (as_text->lines != read_later->lines) {
+    std::fprintf(stderr, "arguments checked when the call runs were answered differently\n");
+    for (const auto& l : as_text->lines) std::fprintf(stderr, "with the message: %s\n", l.c_str());
+    for (const auto& l : read_later->lines) std::fprintf(stderr, "when run: %s\n", l.c_str());
     std::abort();
   }
   return 0;

@@ -5,7 +5,8 @@
 // stop reading there). The writer gives dump()'s bytes for every value read, and for the input
 // itself taken as a string (mostly invalid UTF-8, which both replace the same way); its own text of a
 // value escapes as write_json_string escapes it (write_compact_json_as_string). skip_value
-// accepts exactly what reading accepts, too deep where reading is. Read over what reading the
+// accepts exactly what reading accepts, too deep where reading is; skip_brackets ends where
+// skip_value ends on every array or object it accepts, and never takes what is too deep. Read over what reading the
 // input's halves left (often a part-built tree), the input reads as it reads fresh.
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/json/detail/writer.hpp>
@@ -65,6 +66,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (skipped != (result == mcp::detail::read_result::ok)) fail("skip_value and read disagree", text);
   if (!skipped && skipper.too_deep() != (result == mcp::detail::read_result::too_deep))
     fail("skip_value and read disagree on depth", text);
+  // skip_brackets (arguments checked later) ends where skip_value ends on any array or object
+  // skip_value accepts; where it accepts what skip_value refuses, skip_value refuses it as invalid.
+  {
+    mcp::detail::json_reader brackets(text, depth), exact(text, depth);
+    brackets.skip_bom();
+    exact.skip_bom();
+    const char first = exact.next();
+    const bool delimited = brackets.skip_brackets(0);
+    const bool accepted = exact.skip_value(0);
+    if (accepted && (first == '{' || first == '[') && !(delimited && brackets.position() == exact.position()))
+      fail("skip_brackets did not end where skip_value ends", text);
+    if (delimited && !accepted && exact.too_deep()) fail("skip_brackets took what skip_value finds too deep", text);
+  }
   json over;
   (void)mcp::detail::read_json(text.substr(0, size / 2), over, depth);
   (void)mcp::detail::read_json(text.substr(size / 2), over, depth);

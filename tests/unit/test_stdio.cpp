@@ -262,8 +262,8 @@ MCP_STRUCT_DEF(basket_total, (int, lines, "Lines"), (long long, quantity, "Sum o
 
 TEST_CASE("stdio: a call's arguments answer alike whether read with the message or when the call runs") {
   // With "name" before "arguments" (as clients write them), a call the reading thread runs itself
-  // has its arguments read with the message, and a line over 32 KB has them read when the call
-  // runs; with "name" after them, they are always read when the call runs.
+  // has its arguments read with the message, and a line over 32 KB has them checked and read when
+  // the call runs; with "name" after them, they are always read when the call runs.
   auto srv = make_server();
   srv.tool("basket", "Totals a basket.", [](const stdio_roads::basket& in) {
     stdio_roads::basket_total out{static_cast<int>(in.items.size()), 0};
@@ -277,6 +277,8 @@ TEST_CASE("stdio: a call's arguments answer alike whether read with the message 
   for (int i = 0; i < 2000; ++i) long_items += std::string(i ? "," : "") + R"({"sku":"ABC-1234","qty":2})";
   long_items += "]";
   REQUIRE(long_items.size() > 40000);
+  std::string broken_long = long_items;  // one number deep inside is not JSON: checked where the call runs
+  broken_long.replace(broken_long.find(R"("qty":2)", 30000), 7, R"("qty":02)");
   struct argument_text {
     std::string text;
     json expected;  // the structured content, or null for an isError result; "parse" for -32700
@@ -287,6 +289,7 @@ TEST_CASE("stdio: a call's arguments answer alike whether read with the message 
       {R"({"customer":"c","items":[{"sku":"bad","qty":2}]})", nullptr},
       {R"({"customer":"c","items":[],"unknown":1})", nullptr},
       {R"({"customer":"c","items":[1,]})", "parse"},
+      {R"({"customer":"c","items":)" + broken_long + "}", "parse"},
   };
   int id = 10;
   for (const auto& a : texts) {
@@ -314,7 +317,7 @@ TEST_CASE("stdio: a call's arguments answer alike whether read with the message 
            [](const json& a) { return a.dump(); });
   const std::string deep = R"({"customer":"c","x":)" + std::string(200, '[') + std::string(200, ']') + "}";
   for (const std::string& text : {texts[0].text, texts[1].text, texts[2].text, texts[3].text, texts[0].text,
-                                  std::string(R"({})"), texts[4].text, deep, texts[2].text}) {
+                                  std::string(R"({})"), texts[4].text, deep, texts[5].text, texts[2].text}) {
     INFO(text.substr(0, 200));
     std::vector<json> replies;
     for (const std::string& params : {R"({"name":"echo","arguments":)" + text + "}", R"({"arguments":)" + text + R"(,"name":"echo"})"}) {

@@ -6,6 +6,7 @@
 #include <mcp/mcp.hpp>
 #include <mcp/testing.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -1031,6 +1032,147 @@ TEST_CASE("result builder: a NaN or infinity in structured output is the server'
   CHECK(call("read", 1, 2)["structuredContent"] == json{{"sensor", "s"}, {"value", 1.5}, {"history", {0.5}}});
   CHECK(call("series", 0, 0)["structuredContent"] == json{{"result", {1.0, 2.0}}});
   CHECK(diagnostics.empty());
+}
+
+
+TEST_CASE("arguments checked when the call runs answer as arguments checked with the message, and never run a call") {
+  // Stdio's shared road reads a tools/call's arguments only to their closing bracket and checks
+  // them where the call runs (message::arguments_check::when_run). Every message below goes to two
+  // connections, one reading each way, on an executor that runs calls when told: the replies must
+  // be the same bytes, and a call whose arguments are not JSON reaches neither middleware nor tool.
+  mcp::server srv({"checks", "1.0"});
+  std::atomic<int> middleware_calls{0}, tool_calls{0};
+  srv.use([&](mcp::request_info& r, const std::function<void()>& next) {
+    if (r.method() == "tools/call") ++middleware_calls;
+    next();
+  });
+  srv.tool("add", "Adds.", [&](const tt::add_args& in) {
+    ++tool_calls;
+    return tt::add_result{in.a + in.b};
+  });
+  srv.tool("raw", "Runtime schema.", mcp::runtime_schema{{{"type", "object"}}}, [&](const json& a) {
+    ++tool_calls;
+    return a.dump();
+  });
+  struct road {
+    std::vector<std::function<void()>> queued;
+    std::shared_ptr<text_recorder> out;
+    std::unique_ptr<mcp::connection> conn;
+    mcp::message::arguments_check when;
+  };
+  road roads[2];
+  roads[0].when = mcp::message::arguments_check::with_message;
+  roads[1].when = mcp::message::arguments_check::when_run;
+  auto open = [&](bool initialize) {
+    for (road& r : roads) {
+      r.queued.clear();
+      r.out = std::make_shared<text_recorder>(true);
+      r.conn = std::make_unique<mcp::connection>(srv, r.out, [&r](std::function<void()> job) { r.queued.push_back(std::move(job)); });
+      if (!initialize) continue;
+      r.conn->receive(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
+                      R"("capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");
+      r.conn->receive(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+      r.out->take();
+    }
+  };
+  auto send = [&](const std::string& text) {
+    for (road& r : roads) r.conn->receive(mcp::message::read(text, srv.options().max_json_depth, nullptr, r.when));
+  };
+  auto run_queued = [&] {
+    for (road& r : roads)
+      for (auto& job : std::exchange(r.queued, {})) job();
+  };
+  // Calls run when told may answer in another order than the reading thread answers a refusal.
+  auto replies_alike = [&] {
+    auto with_message = roads[0].out->take(), when_run = roads[1].out->take();
+    std::sort(with_message.begin(), with_message.end());
+    std::sort(when_run.begin(), when_run.end());
+    CHECK(with_message == when_run);
+    return with_message;
+  };
+  auto call = [](const std::string& id, const std::string& params, const std::string& jsonrpc = "2.0") {
+    return R"({"jsonrpc":")" + jsonrpc + R"(","id":)" + id + R"(,"method":"tools/call","params":)" + params + "}";
+  };
+  const json refusal = mcp::message::read("{", srv.options().max_json_depth).refusal();  // a text that is not JSON
+  REQUIRE(refusal["error"]["code"] == -32700);
+  REQUIRE(refusal.value("id", json()).is_null());
+  const std::string parse_error = mcp::detail::to_json_text(refusal);
+
+  // Arguments that are not JSON though their brackets close, each way a full check refuses.
+  const std::string broken[] = {R"({"a":1,"b":tru})", R"({"a":[1,],"b":2})", R"({"a":"\q","b":2})",
+                                "{\"a\":\"\xC3(\",\"b\":2}", R"({"a":01,"b":2})", R"({"a":1 "b":2})",
+                                R"({"a":"x]","b":})", "{\"a\":\"\x01\",\"b\":2}"};
+  open(true);
+  int id = 0;
+  for (const std::string& args : broken) {
+    INFO(args);
+    for (const std::string& params : {R"({"name":"add","arguments":)" + args + "}", R"({"arguments":)" + args + R"(,"name":"add"})",
+                                      R"({"name":"raw","arguments":)" + args + "}"}) {
+      send(call(std::to_string(++id), params));
+      run_queued();
+      CHECK(replies_alike() == std::vector<std::string>{parse_error});
+    }
+  }
+  CHECK(middleware_calls == 0);
+  CHECK(tool_calls == 0);
+
+  // Refused before the call would run: the parse error still comes first, as from a whole read.
+  const std::string bad = broken[0];
+  for (const std::string& text :
+       {call("1", R"({"name":"add","arguments":)" + bad + "}", "1.0"),                      // jsonrpc
+        call("null", R"({"name":"add","arguments":)" + bad + "}"),                          // the id
+        R"({"jsonrpc":"2.0","method":"tools/call","params":{"name":"add","arguments":)" + bad + "}}",  // a notification
+        R"({"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"arguments":)" + bad + "}}",     // another method
+        call("4", R"({"name":"add","arguments":)" + bad + R"(,"arguments":{"a":1,"b":2}})"),  // repeated: both are JSON
+        R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"add","arguments":)" + bad +
+            R"(},"params":{"name":"add","arguments":{"a":1,"b":2}}})"}) {
+    INFO(text);
+    send(text);
+    run_queued();
+    CHECK(replies_alike() == std::vector<std::string>{parse_error});
+  }
+  // An id in use by a call not run yet; a call cancelled before it runs.
+  send(call("7", R"({"name":"add","arguments":{"a":1,"b":2}})"));
+  send(call("7", R"({"name":"add","arguments":)" + bad + "}"));
+  CHECK(replies_alike() == std::vector<std::string>{parse_error});
+  send(call("8", R"({"name":"add","arguments":)" + bad + "}"));
+  send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":8}})");
+  run_queued();
+  const auto answered = replies_alike();
+  REQUIRE(answered.size() == 2);
+  CHECK(std::count(answered.begin(), answered.end(), parse_error) == 1);
+  for (const auto& line : answered)
+    if (line != parse_error) CHECK(json::parse(line)["result"]["structuredContent"] == json{{"total", 3}});
+  CHECK(tool_calls == 2);
+  // Too deep, and brackets that never close: refused while reading, on both roads.
+  const std::string deep = std::string(200, '[') + std::string(200, ']');
+  const std::pair<std::string, int> unread[] = {
+      {call("9", R"({"name":"add","arguments":{"a":1,"b":2,"c":)" + deep + "}}"), -32600},
+      {R"({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"add","arguments":{"a":[1,2,{"b":"]}"})", -32700}};
+  for (const auto& [text, code] : unread) {
+    INFO(text);
+    send(text);
+    const auto refused = replies_alike();
+    REQUIRE(refused.size() == 1);
+    CHECK(json::parse(refused[0])["error"]["code"] == code);
+  }
+  // Valid arguments, either tool, either order: the same results, each call run once per road.
+  for (const std::string& params : {std::string(R"({"name":"add","arguments":{"a":2,"b":"x]"}})"),
+                                    std::string(R"({"arguments":{ "a" : 2 , "b" : 5 },"name":"add"})"),
+                                    std::string(R"({"name":"raw","arguments":{"s":"\"}]\\","n":[{}]}})")}) {
+    INFO(params);
+    tool_calls = 0;
+    send(call("10", params));
+    run_queued();
+    const auto results = replies_alike();
+    REQUIRE(results.size() == 1);
+    CHECK(json::parse(results[0]).contains("result"));
+    CHECK(tool_calls == (params.find("\"x]\"") == std::string::npos ? 2 : 0));
+  }
+  // Before initialize.
+  open(false);
+  send(call("11", R"({"name":"add","arguments":)" + bad + "}"));
+  CHECK(replies_alike() == std::vector<std::string>{parse_error});
 }
 
 }  // namespace test_tools

@@ -2,7 +2,8 @@
 // is read here, once: the envelope's members (jsonrpc, id, method, params, result, error) are read
 // straight from the text, in any order, without a tree for the envelope itself; result and error
 // become trees, and params a tree beside tools/call's name and arguments (detail::request_params),
-// an object "arguments" kept as checked text until someone reads it. connection::receive(text)
+// an object "arguments" kept as checked text until someone reads it (or, for stdio's calls that
+// may run on its pool, only delimited, and checked where the call runs). connection::receive(text)
 // reads with it; a transport that must look at a message before it hands it on (HTTP decides
 // statuses and sessions from it) calls read() itself and passes the message to connection::receive.
 #pragma once
@@ -41,8 +42,17 @@ class message {
   // on the way, instead of checked now and read when the call runs. Worth it where the thread
   // that reads the message runs the call too (stdio's inline road); elsewhere it moves work from
   // the threads that run calls to the one that reads (HTTP at 16 connections: 18% fewer calls).
+  // `when` = when_run: a tools/call's object "arguments" is only delimited now (by its brackets and
+  // strings) and checked when the call runs, on the thread that runs it, where a typed tool's
+  // reader makes the check and the read one pass (`decoder` is then not used here). A message
+  // with such arguments that is refused before it runs is checked first, so every text answers
+  // as when read whole: what is not JSON gets -32700 with id null, and its call never runs. Only
+  // for a transport whose client can take that answer at any time (stdio; not HTTP, whose
+  // response to a request must carry its id); and params() of such a message is not checked.
+  enum class arguments_check { with_message, when_run };
   static message read(std::string_view text, std::size_t max_depth = detail::default_max_json_depth,
-                      const detail::arguments_decoder* decoder = nullptr);
+                      const detail::arguments_decoder* decoder = nullptr,
+                      arguments_check when = arguments_check::with_message);
 
   // False when the text is not JSON (-32700), is nested deeper than the limit, is a batch array or
   // is not an object (-32600); refusal() is then the error reply to send, else null. The other
@@ -76,8 +86,9 @@ class message {
  private:
   friend class server;
   static json too_deep_error(std::size_t max_depth);
-  bool read_envelope(detail::json_reader& in, const detail::arguments_decoder* decoder);
-  bool read_params(detail::json_reader& in, const detail::arguments_decoder* decoder);
+  static json parse_error();
+  bool read_envelope(detail::json_reader& in, const detail::arguments_decoder* decoder, bool check_later);
+  bool read_params(detail::json_reader& in, const detail::arguments_decoder* decoder, bool check_later);
 
   json refusal_;
   bool jsonrpc_ok_ = false;  // "jsonrpc": "2.0"
@@ -102,13 +113,18 @@ inline json message::too_deep_error(std::size_t max_depth) {
                         "Invalid request: JSON nested deeper than " + std::to_string(max_depth) + " levels");
 }
 
-inline message message::read(std::string_view text, std::size_t max_depth, const detail::arguments_decoder* decoder) {
+inline json message::parse_error() {
+  return jsonrpc::error(nullptr, error_code::parse_error, "Parse error: the message is not valid JSON");
+}
+
+inline message message::read(std::string_view text, std::size_t max_depth, const detail::arguments_decoder* decoder,
+                             arguments_check when) {
   message m;
   detail::json_reader in(text, max_depth);
   in.skip_bom();
   bool ok = false;
   if (max_depth > 0 && in.peek('{')) {
-    ok = m.read_envelope(in, decoder);
+    ok = m.read_envelope(in, decoder, when == arguments_check::when_run);
   } else {  // not an object: read it whole to say what it is
     json whole;
     switch (detail::read_json(text, whole, max_depth)) {
@@ -122,14 +138,13 @@ inline message message::read(std::string_view text, std::size_t max_depth, const
     }
   }
   if (!ok)
-    m.refusal_ = in.too_deep() ? too_deep_error(max_depth)
-                               : jsonrpc::error(nullptr, error_code::parse_error, "Parse error: the message is not valid JSON");
+    m.refusal_ = in.too_deep() ? too_deep_error(max_depth) : parse_error();
   return m;
 }
 
 // Members may come in any order; a repeated one keeps its last value and unknown ones are read
 // (they must be valid JSON within the depth limit) and dropped, as a whole read would.
-inline bool message::read_envelope(detail::json_reader& in, const detail::arguments_decoder* decoder) {
+inline bool message::read_envelope(detail::json_reader& in, const detail::arguments_decoder* decoder, bool check_later) {
   constexpr std::size_t open = 1;  // the envelope's own level
   std::string key_scratch, value_scratch;
   std::string_view key, word;
@@ -159,7 +174,7 @@ inline bool message::read_envelope(detail::json_reader& in, const detail::argume
       } else if (detail::is_word(key, "params")) {
         // The decoder only where "method" came first and is tools/call, as clients write it.
         const bool call = has_method_ && method_is_string_ && detail::is_word(method_, "tools/call");
-        if (!read_params(in, call ? decoder : nullptr)) return false;
+        if (!read_params(in, call ? decoder : nullptr, check_later)) return false;
         has_params_ = true;
       } else if (detail::is_word(key, "result")) {
         if (!in.read_value(result_, open)) return false;
@@ -180,9 +195,13 @@ inline bool message::read_envelope(detail::json_reader& in, const detail::argume
 // An object's members go where detail::request_params keeps them; any other value stays whole
 // (and is refused when received). An object "arguments" after a string "name" goes to `decoder`
 // first: what the tool's reader took it has also checked, as skip_value would have.
-inline bool message::read_params(detail::json_reader& in, const detail::arguments_decoder* decoder) {
+inline bool message::read_params(detail::json_reader& in, const detail::arguments_decoder* decoder, bool check_later) {
   constexpr std::size_t open = 2;  // the envelope's level and params' own
-  if (has_params_) params_ = detail::request_params();  // a repeated "params": the last one counts
+  // A repeated "params": the last one counts, but what the earlier held was JSON too.
+  if (has_params_) {
+    if (!params_.check_arguments(nullptr)) return false;
+    params_ = detail::request_params();
+  }
   if (!in.peek('{')) {
     json other;
     if (!in.read_value(other, open - 1)) return false;
@@ -195,19 +214,23 @@ inline bool message::read_params(detail::json_reader& in, const detail::argument
   std::string_view key, word;
   do {
     if (!in.read_string_view(key, key_scratch) || !in.consume(':')) return false;
+    // A repeated "arguments" replaces the earlier, which must have been JSON all the same.
+    if (detail::is_word(key, "arguments") && !params_.check_arguments(nullptr)) return false;
     if (detail::is_word(key, "name") && in.peek('"')) {
       if (!in.read_string_view(word, value_scratch)) return false;
       params_.set_name(word);
     } else if (detail::is_word(key, "arguments") && in.peek('{')) {
       const char* start = in.position();
       detail::decoded_arguments decoded;
-      const std::size_t taken = decoder && params_.name() ? decoder->decode(*params_.name(), in.remaining(), decoded) : 0;
+      const bool delimited = check_later && in.skip_brackets(open);
+      const std::size_t taken =
+          !check_later && decoder && params_.name() ? decoder->decode(*params_.name(), in.remaining(), decoded) : 0;
       if (taken)
         in.skip(taken);
-      else if (!in.skip_value(open))
+      else if (!delimited && !in.skip_value(open))  // brackets that do not close: checked now, exactly
         return false;
       params_.set_arguments_text(std::string_view(start, static_cast<std::size_t>(in.position() - start)), open,
-                                 in.max_depth());
+                                 in.max_depth(), !delimited);
       if (taken) params_.set_decoded(std::move(decoded));
     } else if (detail::is_word(key, "arguments")) {
       if (!in.read_value(params_.set_arguments(), open)) return false;

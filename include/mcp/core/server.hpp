@@ -361,6 +361,8 @@ class server {
   // Whether a request takes the 2026-07-28 path: its _meta claim decides, unless its connection
   // is pinned to an era (session::pin).
   bool serves_modern(const detail::session& s, const std::string& method, const json& params) const;
+  // Whether a message whose arguments are not checked yet reaches dispatch, which checks them.
+  bool may_check_when_run(const detail::session& s, const message& m) const;
   // The 2026-07-28 path (impl/stateless.ipp).
   void run_stateless_request(const std::shared_ptr<detail::session>& s, json id, std::string method,
                              detail::request_params&& params, detail::message_origin origin,

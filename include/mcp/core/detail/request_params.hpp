@@ -116,16 +116,37 @@ class request_params {
     erase("arguments");
     decoded_ = {};
     arguments_text_.reset();
+    unchecked_ = false;
     return arguments_.emplace();
   }
-  // `text`: an object that json_reader::skip_value accepted at `open` levels within `max_depth`.
-  void set_arguments_text(std::string_view text, std::size_t open, std::size_t max_depth) {
+  // `text`: an object that json_reader::skip_value accepted at `open` levels within `max_depth`;
+  // or, when not `checked`, one json_reader::skip_brackets delimited, to be checked by
+  // check_arguments() before anything reads it.
+  void set_arguments_text(std::string_view text, std::size_t open, std::size_t max_depth, bool checked = true) {
     erase("arguments");
     decoded_ = {};
     arguments_.reset();
     arguments_text_.emplace(text);
     open_ = open;
     max_depth_ = max_depth;
+    unchecked_ = !checked;
+  }
+  // Whether the kept text still waits for check_arguments().
+  bool arguments_unchecked() const { return unchecked_; }
+  // Checks text kept unchecked, as skip_value would have: false when it is not JSON. Where the
+  // tool named in "name" reads it whole (`decoder`), that read is the check, kept for the call.
+  bool check_arguments(const arguments_decoder* decoder) {
+    if (!unchecked_) return true;
+    const std::string_view text = *arguments_text_;
+    decoded_arguments read;
+    if (decoder && name_ && decoder->decode(*name_, text, read) == text.size()) {
+      decoded_ = std::move(read);
+    } else {
+      json_reader in(text, max_depth_);
+      if (!in.skip_value(open_) || !in.at_end()) return false;
+    }
+    unchecked_ = false;
+    return true;
   }
   json& set_member(std::string key) {
     if (key == "name") {  // not a string: the tool that read the arguments is not the one named
@@ -157,6 +178,7 @@ class request_params {
   std::optional<std::string> arguments_text_;
   decoded_arguments decoded_;
   std::size_t open_ = 0, max_depth_ = 0;  // where the text was read
+  bool unchecked_ = false;                 // see check_arguments
 };
 
 }  // namespace detail

@@ -316,6 +316,11 @@ MCP_DECL std::optional<json> progress_token_of(const json& params) {
 MCP_DECL void server::receive(const std::shared_ptr<detail::session>& s, message& m, const std::shared_ptr<outbound>& replies) {
   if (!m.readable()) return replies->send(m.refusal_);
   if (s->closed()) return;
+  // Arguments the reader only delimited (message::arguments_check::when_run) are checked when the
+  // call runs (dispatch), or in run_request where it refuses a call; any other message that has
+  // them is checked now, so that what is not JSON is answered -32700 before anything else.
+  if (m.params_.arguments_unchecked() && !may_check_when_run(*s, m) && !m.params_.check_arguments(&arguments_reader_))
+    return replies->send(message::parse_error());
   auto invalid = [&](const json& id, const std::string& why) {
     replies->send(jsonrpc::error(id, error_code::invalid_request, "Invalid request: " + why));
   };
@@ -370,6 +375,14 @@ MCP_DECL void server::receive(const std::shared_ptr<detail::session>& s, message
   run_request(s, std::move(m.id_), std::move(name), std::move(params), std::move(m.origin_), replies);
 }
 
+MCP_DECL bool server::may_check_when_run(const detail::session& s, const message& m) const {
+  // What receive() and run_request() ask of a message before dispatch; run_request checks the
+  // arguments itself where it refuses after these (an id in use).
+  return m.jsonrpc_ok_ && m.has_method_ && m.method_is_string_ && m.has_id_ && jsonrpc::is_valid_id(m.id_) &&
+         detail::is_word(m.method_, "tools/call") && s.current_phase() == detail::session::phase::initialized &&
+         !(options_.serve_stateless && serves_modern(s, m.method_, m.params_.rest()));
+}
+
 MCP_DECL bool server::serves_modern(const detail::session& s, const std::string& method, const json& params) const {
   switch (s.pinned()) {
     case detail::session::era::legacy: return false;  // a claim on a 2025 connection is not looked at
@@ -412,9 +425,11 @@ MCP_DECL void server::run_request(const std::shared_ptr<detail::session>& s, jso
   if (!handler) return replies->send(jsonrpc::error(id, error_code::method_not_found, "Method not found: '" + name + "'"));
 
   auto state = s->begin_request(id, detail::progress_token_of(params.rest()));
-  if (!state)
+  if (!state) {
+    if (!params.check_arguments(&arguments_reader_)) return replies->send(message::parse_error());
     return replies->send(jsonrpc::error(id, error_code::invalid_request,
                                         "Invalid request: id " + id.dump() + " is already in use by a request in flight"));
+  }
   state->origin = std::move(origin);
   dispatch(s, std::move(state), std::move(name), std::move(params), std::move(handler), s->client_ptr(), nullptr, replies);
 }
@@ -427,6 +442,12 @@ MCP_DECL void server::dispatch(const std::shared_ptr<detail::session>& s, std::s
   const bool slow = handler->slow;
   auto work = [this, s, state = std::move(state), replies, name = std::move(name), handler = std::move(handler),
                params = std::move(params), client = std::move(client), round = std::move(round)]() mutable {
+    // Arguments left unchecked by the reader: checked here, before anything sees the call (a typed
+    // tool's read is the check). Not JSON: answered as the reader would have, whether cancelled or not.
+    if (!params.check_arguments(&arguments_reader_)) {
+      finish_request(*s, *state, [] {});
+      return replies->send(message::parse_error());
+    }
     // A 2026-07-28 result gets members added to its tree (resultType, caching hints); a 2025-era
     // one may be written as text where the outbound takes text.
     detail::reply out(!round && replies->takes_text());

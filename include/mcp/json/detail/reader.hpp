@@ -173,6 +173,31 @@ class json_reader {
     }
     return value(scalar, depth);
   }
+  // Finds where the array or object at the reader ends by its brackets and strings alone, checking
+  // nothing else: for a value whose full check is left to the thread that reads it later (a
+  // tools/call's arguments on stdio's shared road, core/message.hpp). Where skip_value accepts the
+  // value, this accepts it and ends where skip_value ends; false when the brackets do not close,
+  // or open deeper than max_depth (the caller then runs skip_value for its exact answer). Where it
+  // accepts what skip_value refuses, skip_value refuses it as invalid, never as too deep: up to
+  // skip_value's first error both see the same strings and brackets (fuzz_json_reader).
+  bool skip_brackets(std::size_t depth) {
+    skip_space();
+    if (p_ == end_ || (*p_ != '{' && *p_ != '[')) return false;
+    std::size_t level = 0;
+    for (const char* q = p_; q < end_;) {
+      const char c = *q++;
+      if (c == '"') {
+        q = string_end(q);
+        if (!q) return false;
+      } else if (c == '{' || c == '[') {
+        if (depth + ++level > max_depth_) return false;
+      } else if ((c == '}' || c == ']') && --level == 0) {
+        p_ = q;
+        return true;
+      }
+    }
+    return false;
+  }
   // One value that is not an array or object (false for those, and for what is not JSON).
   bool read_scalar(json& out) {
     skip_space();
@@ -432,6 +457,27 @@ class json_reader {
     if (decided.is_discarded()) return false;
     out = std::move(decided);
     return true;
+  }
+
+  // Past the closing quote of the string whose contents start at q, by its quotes and backslashes
+  // alone (eight bytes at a time); null when it does not close.
+  const char* string_end(const char* q) const {
+    constexpr std::uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    for (;;) {
+      for (; end_ - q >= 8; q += 8) {
+        std::uint64_t word;
+        std::memcpy(&word, q, 8);
+        const std::uint64_t quote = word ^ (ones * '"'), backslash = word ^ (ones * '\\');
+        // A zero byte in either: the high bit set where a byte is '"' or '\\' (and, by borrow,
+        // possibly above it, never below), so the lowest flagged byte is the first true one.
+        if (((quote - ones) & ~quote & highs) | ((backslash - ones) & ~backslash & highs)) break;
+      }
+      while (q < end_ && *q != '"' && *q != '\\') ++q;
+      if (q == end_) return nullptr;
+      if (*q == '"') return q + 1;
+      if (end_ - q < 2) return nullptr;
+      q += 2;  // an escape: the byte after the backslash is not a quote that ends the string
+    }
   }
 
   bool skip_string() {

@@ -452,7 +452,7 @@ class stdio_reader {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.find_first_not_of(" \t") == std::string_view::npos) return true;
     if (me != holder::serving) {
-      connection_.receive(line);
+      receive_checking_later(line);
       return true;
     }
     inline_allowed_ = options_.inline_budget.count() > 0;  // the serving thread's own flags
@@ -486,15 +486,19 @@ class stdio_reader {
   // A line on the serving thread. A tools/call this thread will run itself has its arguments read
   // with the message, by the tool's typed reader (message::read's decoder): one pass over their
   // text instead of a check here and a read in the call (order at N = 100: 98% of the work was on
-  // this thread, a fifth of it that check). A call that may go to the pool keeps the check here
-  // and the read there, and so does a line over one_pass_max: its read alone would take about as
-  // long as the calls the sharing rule passes to the pool (100 us), and reading it here would take
-  // that work from the pool's core (measured: order at N = 10,000 ran 40% slower).
+  // this thread, a fifth of it that check). A call that may go to the pool, or on a line over
+  // one_pass_max, has its arguments only delimited here and checked where the call runs, by the
+  // same read (arguments_check::when_run): reading a long line's arguments here would take that
+  // work from the pool's core (measured: order at N = 10,000 ran 40% slower), and a full check
+  // here besides the read there was a fifth of all the work (order at N = 1,000, 16 in flight).
   void receive_here(std::string_view line) {
     if (inline_allowed_ && !share_next_ && line.size() <= one_pass_max)
       connection_.receive(message::read(line, max_depth_, decoder_));
     else
-      connection_.receive(line);
+      receive_checking_later(line);
+  }
+  void receive_checking_later(std::string_view line) {
+    connection_.receive(message::read(line, max_depth_, nullptr, message::arguments_check::when_run));
   }
 
   void refuse_long_line() {
