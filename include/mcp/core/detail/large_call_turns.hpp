@@ -3,7 +3,8 @@
 // value less); run more of them at once than there are cores and none finishes sooner, but every
 // one holds its tree at the same time. Measured (bench order_rt, N = 10,000, 700 KB a call, 4 in
 // flight over stdio, 2 cores): four at once peaked at 43 MiB, two at 29 MiB, at the same calls/s.
-// A turn is held for the whole call, the handler too, so a call waits at most `longest_wait`: a
+// A turn is held for the whole call (the check and read of its arguments, middleware, the handler;
+// not the write of its reply), so a call waits at most `longest_wait`: a
 // turn held that long is most likely waiting (on the client's answer to ctx.ask, on a slow
 // service), not using a core, and the waiting call then runs without one.
 // Threads: every member from any thread.
@@ -15,6 +16,7 @@
 #include <cstddef>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 namespace mcp {
 inline namespace v0 {
@@ -36,8 +38,11 @@ class large_call_turns {
   class turn {
    public:
     turn() = default;
-    turn(const turn&) = delete;
-    turn& operator=(const turn&) = delete;
+    turn(turn&& other) noexcept : owner_(std::exchange(other.owner_, nullptr)) {}
+    turn& operator=(turn&& other) noexcept {  // `t = {}` gives a turn back early
+      std::swap(owner_, other.owner_);
+      return *this;
+    }
     ~turn() {
       if (owner_) owner_->give_back();
     }

@@ -442,6 +442,9 @@ MCP_DECL void server::dispatch(const std::shared_ptr<detail::session>& s, std::s
   const bool slow = handler->slow;
   auto work = [this, s, state = std::move(state), replies, name = std::move(name), handler = std::move(handler),
                params = std::move(params), client = std::move(client), round = std::move(round)]() mutable {
+    // A call with large arguments takes a turn (large_call_turns) before they are checked or read.
+    const std::string* arguments_text = name == "tools/call" ? params.arguments_text() : nullptr;
+    auto turn = large_calls_.take(arguments_text ? arguments_text->size() : 0);
     // Arguments left unchecked by the reader: checked here, before anything sees the call (a typed
     // tool's read is the check). Not JSON: answered as the reader would have, whether cancelled or not.
     if (!params.check_arguments(&arguments_reader_)) {
@@ -506,6 +509,11 @@ MCP_DECL void server::dispatch(const std::shared_ptr<detail::session>& s, std::s
         error = failure_reply(*state, name);
       }
     }
+    // The arguments (text, and tree or typed value) go before the turn does, so that the next
+    // large call does not build its own while these are still held; the turn goes before the reply
+    // is written, so that a client slow to read holds none.
+    params = detail::request_params();
+    turn = {};
     finish_request(*s, *state, [&] {
       if (!error.is_null())
         replies->send(error);
@@ -789,7 +797,6 @@ MCP_DECL void server::call_tool(context& ctx, detail::request_params& params, de
     }
     ctx.may_begin_task_ = declared;
   }
-  const auto turn = large_calls_.take(arguments_text ? arguments_text->size() : 0);
   const auto start = std::chrono::steady_clock::now();
   bool is_error;
   try {

@@ -468,8 +468,7 @@ class json_reader {
         std::uint64_t word;
         std::memcpy(&word, q, 8);
         const std::uint64_t quote = word ^ (ones * '"'), backslash = word ^ (ones * '\\');
-        // A zero byte in either: the high bit set where a byte is '"' or '\\' (and, by borrow,
-        // possibly above it, never below), so the lowest flagged byte is the first true one.
+        // Whether any of the eight is '"' or '\\': a zero byte in the word xor-ed with either.
         if (((quote - ones) & ~quote & highs) | ((backslash - ones) & ~backslash & highs)) break;
       }
       while (q < end_ && *q != '"' && *q != '\\') ++q;
