@@ -131,6 +131,14 @@ class request_params {
     max_depth_ = max_depth;
     unchecked_ = !checked;
   }
+  // Lets go of "arguments" (the text, a tree, a value read from them) once the call is done with them.
+  void drop_arguments() {
+    erase("arguments");
+    arguments_text_.reset();
+    arguments_.reset();
+    decoded_ = {};
+    unchecked_ = false;
+  }
   // Whether the kept text still waits for check_arguments().
   bool arguments_unchecked() const { return unchecked_; }
   // Checks text kept unchecked, as skip_value would have: false when it is not JSON. Where the
