@@ -497,6 +497,78 @@ TEST_CASE("the JSON reader accepts and builds exactly what nlohmann does, and sk
   CHECK(mcp::detail::read_json(std::string("\"a\0\"", 4), out, 128) == mcp::detail::read_result::invalid);
 }
 
+// What skip_brackets answers, found one byte at a time: where the value ends, or null.
+const char* brackets_end_bytewise(std::string_view text, std::size_t depth, std::size_t max_depth) {
+  std::size_t i = 0;
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r')) ++i;
+  if (i == text.size() || (text[i] != '{' && text[i] != '[')) return nullptr;
+  std::size_t level = 0;
+  while (i < text.size()) {
+    const char c = text[i++];
+    if (c == '"') {
+      while (i < text.size() && text[i] != '"') i += text[i] == '\\' ? 2 : 1;
+      if (i >= text.size()) return nullptr;
+      ++i;
+    } else if (c == '{' || c == '[') {
+      if (depth + ++level > max_depth) return nullptr;
+    } else if ((c == '}' || c == ']') && --level == 0) {
+      return text.data() + i;
+    }
+  }
+  return nullptr;
+}
+
+TEST_CASE("skip_brackets takes 64-byte blocks whole and answers as a loop over the bytes does") {
+  std::mt19937 rng(20261129);
+  const auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+  // The masks, with SSE2 and without, on blocks rich in the bytes they mark (and bytes >= 0x80,
+  // whose sign a byte compare could get wrong).
+  const std::string marked = "\"\\{}[]";
+  for (int round = 0; round < 20000; ++round) {
+    char block[mcp::detail::block_size];
+    for (char& c : block) c = pick(3) == 0 ? marked[pick(marked.size())] : static_cast<char>(pick(256));
+    const auto fast = mcp::detail::block_masks_of(block), slow = mcp::detail::block_masks_bytewise(block);
+    REQUIRE(fast.quote == slow.quote);
+    REQUIRE(fast.backslash == slow.backslash);
+    REQUIRE(fast.open == slow.open);
+    REQUIRE(fast.close == slow.close);
+  }
+  // Texts: random ones, dense or sparse in brackets, quotes and backslashes, and orders of many
+  // items whose strings hold brackets and escaped quotes, cut anywhere, under tight depth limits.
+  std::vector<std::string> texts;
+  const std::string alphabet = "{}[]\"\\ a,:";
+  for (int round = 0; round < 30000; ++round) {
+    std::string text(1, pick(2) ? '{' : '[');
+    const std::size_t length = pick(700), sparse = pick(4);
+    for (std::size_t i = 0; i < length; ++i)
+      text.push_back(sparse == 0 || pick(100) < 3 * sparse ? alphabet[pick(alphabet.size())] : "abc"[pick(3)]);
+    if (pick(2)) text.append(pick(5), pick(2) ? '}' : ']');
+    texts.push_back(std::move(text));
+  }
+  const std::vector<std::string> names = {"plain", "with [brackets]", "a \\\"quoted\\\" one", "ends in \\\\", "{\\\"json\\\":[1]}"};
+  for (int round = 0; round < 300; ++round) {
+    std::string order = "{\"customer\":\"" + names[pick(names.size())] + "\",\"items\":[";
+    const std::size_t items = pick(60);
+    for (std::size_t i = 0; i < items; ++i)
+      order += std::string(i ? "," : "") + "{\"sku\":\"" + names[pick(names.size())] + "\",\"qty\":" +
+               std::to_string(pick(1000)) + ",\"tags\":[" + (pick(2) ? "\"a\",[\"b\"]" : "") + "]}";
+    order += "]}";
+    texts.push_back(order);
+    texts.push_back(order.substr(0, pick(order.size() + 1)));
+  }
+  for (const std::string& text : texts) {
+    for (std::size_t max_depth : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{5}, std::size_t{64}}) {
+      const std::size_t depth = pick(2);
+      mcp::detail::json_reader in(text, max_depth);
+      const bool taken = in.skip_brackets(depth);
+      const char* expected = brackets_end_bytewise(text, depth, max_depth);
+      INFO("text: " << text << "\nmax depth " << max_depth << ", from depth " << depth);
+      REQUIRE(taken == (expected != nullptr));
+      if (taken) REQUIRE(in.position() == expected);
+    }
+  }
+}
+
 TEST_CASE("the JSON reader reads over an earlier value as into a fresh one, reusing its storage") {
   // Texts of one shape and of others, valid and broken: each is read over what every other left
   // (a broken read leaves a part-built tree), and must give what a fresh read gives.

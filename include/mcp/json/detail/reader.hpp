@@ -20,6 +20,7 @@
 #pragma once
 
 #include <mcp/config.hpp>
+#include <mcp/json/detail/block_scan.hpp>
 #include <mcp/json/detail/utf8.hpp>
 #include <mcp/json/json.hpp>
 
@@ -179,21 +180,48 @@ class json_reader {
   // value, this accepts it and ends where skip_value ends; false when the brackets do not close,
   // or open deeper than max_depth (the caller then runs skip_value for its exact answer). Where it
   // accepts what skip_value refuses, skip_value refuses it as invalid, never as too deep: up to
-  // skip_value's first error both see the same strings and brackets (fuzz_json_reader).
+  // skip_value's first error both see the same strings and brackets (fuzz_json_reader). Blocks
+  // of 64 bytes are taken whole where they can be; it answers as a loop over the bytes does, on
+  // every text (tests/unit/test_core.cpp).
   bool skip_brackets(std::size_t depth) {
     skip_space();
     if (p_ == end_ || (*p_ != '{' && *p_ != '[')) return false;
     std::size_t level = 0;
+    bool in_string = false;  // q is inside a string's contents
     for (const char* q = p_; q < end_;) {
-      const char c = *q++;
-      if (c == '"') {
-        q = string_end(q);
-        if (!q) return false;
-      } else if (c == '{' || c == '[') {
-        if (depth + ++level > max_depth_) return false;
-      } else if ((c == '}' || c == ']') && --level == 0) {
-        p_ = q;
-        return true;
+      // A block without backslashes is taken whole, from its masks, where its brackets can neither
+      // close the value nor pass the depth limit: its quotes alone then say which of its brackets
+      // are outside strings.
+      if (level > 0 && static_cast<std::size_t>(end_ - q) >= block_size) {
+        const block_masks m = block_masks_of(q);
+        if (!m.backslash) {
+          const std::uint64_t inside = prefix_xor(m.quote) ^ (in_string ? ~std::uint64_t{0} : 0);
+          const unsigned opens = popcount64(m.open & ~inside), closes = popcount64(m.close & ~inside);
+          if (level > closes && depth + level + opens <= max_depth_) {
+            level = level + opens - closes;
+            in_string = inside >> 63;
+            q += block_size;
+            continue;
+          }
+        }
+      }
+      // Else byte by byte, to the end of the block or of the string that crosses it.
+      for (const char* stop = q + std::min(block_size, static_cast<std::size_t>(end_ - q)); q < stop;) {
+        if (in_string) {
+          q = string_end(q);
+          if (!q) return false;
+          in_string = false;
+          continue;
+        }
+        const char c = *q++;
+        if (c == '"') {
+          in_string = true;
+        } else if (c == '{' || c == '[') {
+          if (depth + ++level > max_depth_) return false;
+        } else if ((c == '}' || c == ']') && --level == 0) {
+          p_ = q;
+          return true;
+        }
       }
     }
     return false;
