@@ -569,6 +569,35 @@ TEST_CASE("skip_brackets takes 64-byte blocks whole and answers as a loop over t
   }
 }
 
+TEST_CASE("consume_plain takes a short name compared as one word exactly where it takes it by memcmp") {
+  std::mt19937 rng(1129);
+  const auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+  const std::string bytes = "\"ab \\:";
+  for (int round = 0; round < 200000; ++round) {
+    std::string name, text;
+    for (std::size_t i = pick(10); i > 0; --i) name.push_back("ab"[pick(2)]);
+    // Mostly the name quoted, often with one byte changed or cut short, followed by more text.
+    if (pick(4) != 0) text = std::string(pick(4) == 0 ? " " : "") + "\"" + name + "\"";
+    if (!text.empty() && pick(2)) text[pick(text.size())] = bytes[pick(bytes.size())];
+    for (std::size_t i = pick(12); i > 0; --i) text.push_back(bytes[pick(bytes.size())]);
+    if (pick(3) == 0) text.resize(pick(text.size() + 1));
+    std::uint64_t word = 0, mask = 0;
+    if (name.size() <= 8) {
+      const unsigned char ones[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+      std::memcpy(&word, name.data(), name.size());
+      std::memcpy(&mask, ones, name.size());
+    }
+    // A text in its own allocation, so that ASan sees any read past its end.
+    const std::unique_ptr<char[]> own(new char[text.size() + 1]);
+    std::memcpy(own.get(), text.data(), text.size());
+    const std::string_view view(own.get(), text.size());
+    mcp::detail::json_reader by_memcmp(view, 8), by_word(view, 8);
+    INFO("name: " << name << "\ntext: " << text);
+    REQUIRE(by_word.consume_plain(name, word, mask) == by_memcmp.consume_plain(name));
+    REQUIRE(by_word.position() == by_memcmp.position());
+  }
+}
+
 TEST_CASE("the JSON reader reads over an earlier value as into a fresh one, reusing its storage") {
   // Texts of one shape and of others, valid and broken: each is read over what every other left
   // (a broken read leaves a part-built tree), and must give what a fresh read gives.

@@ -133,6 +133,19 @@ class json_reader {
     p_ += n + 2;
     return true;
   }
+  // The same for a name of at most eight bytes, compared as one word: `word` and `mask` hold its
+  // bytes and 0xFF for each, as memcpy lays them out (plain_name_word). A call to memcmp for three
+  // or four bytes cost more than the compare (the typed reader tries one name per member).
+  bool consume_plain(std::string_view name, std::uint64_t word, std::uint64_t mask) {
+    skip_space();
+    const std::size_t n = name.size();
+    if (n > 8 || end_ - p_ < 10) return consume_plain(name);
+    std::uint64_t text;
+    std::memcpy(&text, p_ + 1, 8);
+    if (p_[0] != '"' || ((text ^ word) & mask) != 0 || p_[n + 1] != '"') return false;
+    p_ += n + 2;
+    return true;
+  }
   bool read_value(json& out, std::size_t depth) {
     skip_space();
     return value(out, depth);

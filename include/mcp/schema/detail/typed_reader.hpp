@@ -32,6 +32,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -50,6 +51,7 @@ struct text_plan {
   const plain_schema* node = nullptr;
   std::string name;        // a struct field's JSON name
   bool plain_name = false;  // spelled in JSON as it is (no escapes needed): matched on the text
+  std::uint64_t name_word = 0, name_mask = 0;  // a plain name of at most 8 bytes, as json_reader compares it
   bool required = false;   // a struct field the schema or decode requires
   std::vector<text_plan> parts;
   std::uint64_t min_items = 0, max_items = 0;
@@ -148,6 +150,11 @@ class typed_reader {
         part.name = f.name;
         part.plain_name = plain_run_end(part.name.data(), part.name.data() + part.name.size()) ==
                           part.name.data() + part.name.size();
+        if (part.name.size() <= 8) {
+          const unsigned char ones[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+          std::memcpy(&part.name_word, part.name.data(), part.name.size());
+          std::memcpy(&part.name_mask, ones, part.name.size());
+        }
         part.required = in_schema || required[index];
         schema_required += in_schema;
         if constexpr (is_optional<M>::value)  // a field: absent or its value's schema (never null)
@@ -219,7 +226,8 @@ class typed_reader {
         std::size_t i = 0;
         do {
           // Members usually come in declaration order: the field after the last one is tried first.
-          if (i >= p.parts.size() || !p.parts[i].plain_name || !in.consume_plain(p.parts[i].name)) {
+          if (i >= p.parts.size() || !p.parts[i].plain_name ||
+              !in.consume_plain(p.parts[i].name, p.parts[i].name_word, p.parts[i].name_mask)) {
             if (!in.read_string_view(key, key_scratch)) return false;
             i = 0;
             while (i < p.parts.size() && p.parts[i].name != key) ++i;
