@@ -134,8 +134,9 @@ class json_reader {
     return true;
   }
   // The same for a name of at most eight bytes, compared as one word: `word` and `mask` hold its
-  // bytes and 0xFF for each, as memcpy lays them out (plain_name_word). A call to memcmp for three
-  // or four bytes cost more than the compare (the typed reader tries one name per member).
+  // bytes and 0xFF for each, as memcpy lays them out (typed_reader.hpp's text_plan). A call to
+  // memcmp for three or four bytes cost more than the compare (the typed reader tries one name per
+  // member).
   bool consume_plain(std::string_view name, std::uint64_t word, std::uint64_t mask) {
     skip_space();
     const std::size_t n = name.size();
