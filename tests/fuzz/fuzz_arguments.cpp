@@ -3,7 +3,8 @@
 //  - a value the validator accepts must decode (the schema and the decoder agree);
 //  - coercion leaves an already valid value alone;
 //  - what decode produced encodes to a value that is valid again and decodes to the same thing;
-//  - the fast path (which the reflected schema always gets) accepts exactly what valijson accepts;
+//  - the fast path (which the reflected schema always gets) accepts exactly what valijson accepts,
+//    and within a depth exactly what it accepts and nested_deeper_than finds within it;
 //  - the text road of a typed tool (detail::typed_reader, on the bytes as the arguments' text)
 //    accepts only what the tree road accepts, and decodes it to the same value.
 // And the differential oracle, on the same bytes read as choices: a random schema of the shapes
@@ -110,6 +111,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!compiled.fast) disagree("the reflected schema has no fast path", args, v.schema().dump());
   if (compiled.fast->accepts(args) != compiled.record->accepts(args))
     disagree("the fast path and valijson disagree", args, compiled.fast->accepts(args) ? "fast path accepts" : "fast path refuses");
+  for (std::size_t depth : {2, 3, 5, 128})  // validate()'s depth check, made on the fast path's walk
+    if (compiled.fast->accepts_within(args, depth) != (compiled.fast->accepts(args) && !mcp::detail::nested_deeper_than(args, depth)))
+      disagree("accepts_within is not accepts and the depth check", args, "depth " + std::to_string(depth));
 
   auto problems = v.validate(args);
   (void)mcp::describe_violations("rich", problems, v.schema());

@@ -10,9 +10,11 @@
 #include <mcp/core/detail/mcp_headers.hpp>
 #include <mcp/core/detail/request_state_seal.hpp>
 #include <mcp/json/parse.hpp>
+#include <mcp/schema/detail/validation_fast_path.hpp>
 #include <mcp/mcp.hpp>
 #include <mcp/testing.hpp>
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -144,8 +146,8 @@ TEST_CASE("json_writer's prefix mode writes the first bytes of the whole text", 
 
 TEST_CASE("validator: a value deeper than the limit gets one depth violation, for every kind of schema", "[depth]") {
   const json deep_any = {{"any", nested_arrays(deep)}};
-  // Plain (the fast path would accept any value for a field without a type), general, and recursive:
-  // the depth check comes before the fast path, so all of them refuse the same values.
+  // Plain (the fast path does not look into a field without a type: it measures it), general, and
+  // recursive: all of them refuse the same values.
   mcp::validator plain(mcp::schema_of<holder>());
   mcp::validator general(json{{"type", "object"}, {"properties", {{"any", {{"not", {{"type", "string"}}}}}}}});
   mcp::validator recursive(mcp::schema_of<tree>());
@@ -168,6 +170,74 @@ TEST_CASE("validator: a value deeper than the limit gets one depth violation, fo
   REQUIRE(problems.size() == 1);
   CHECK(problems[0].keyword == "depth");
   CHECK(recursive.validate(chain, 1000).empty());
+}
+
+// A value of up to `levels` levels, of random shape: objects over the names the schemas below know
+// and one they do not, arrays of one to three values, scalars.
+json random_value(std::mt19937& rng, int levels) {
+  const int kind = levels <= 0 ? 2 : static_cast<int>(rng() % 5);
+  if (kind == 0 || kind == 1) {
+    json out = kind == 0 ? json::object() : json::array();
+    const int n = 1 + static_cast<int>(rng() % 3);
+    for (int i = 0; i < n; ++i) {
+      json child = random_value(rng, levels - 1);
+      if (kind == 1) out.push_back(std::move(child));
+      else out[std::string(1, "abx"[rng() % 3])] = std::move(child);
+    }
+    return out;
+  }
+  const json scalars[] = {1, "s", nullptr, 2.5, true};
+  return scalars[rng() % 5];
+}
+
+TEST_CASE("fast path: accepts_within answers accepts() and the depth check together", "[depth][fast]") {
+  // Schemas that look into every level, some, or none: properties of an open object, a closed one,
+  // additionalProperties, items and none, rules that compare whole values, "$ref", anyOf.
+  const auto at_p = [](const char* node) {  // a validator's root is an object: other shapes sit at "p"
+    return json{{"type", "object"}, {"properties", {{"p", json::parse(node)}}}};
+  };
+  const std::vector<json> schemas = {
+      mcp::schema_of<holder>(),
+      mcp::schema_of<tree>(),
+      json::parse(R"({"type":"object","properties":{"a":{"type":"array","items":{"type":"array"}},"b":{}}})"),
+      json::parse(R"({"type":"object","properties":{"a":{},"b":{"type":"object"}},"additionalProperties":false})"),
+      json::parse(R"({"type":"object","additionalProperties":{"type":["array","object"]}})"),
+      json::parse(R"({"type":"object","enum":[{"a":[[1]]},{"a":[1]},{"b":{"c":1}}]})"),
+      json::parse(R"({"type":"object","const":{"a":{"b":[1]}}})"),
+      json::parse(R"({"type":"object","allOf":[{"properties":{"x":{"items":{"type":"array"}}}}]})"),
+      at_p(R"({"type":"array","maxItems":3})"),
+      at_p(R"({"items":{"type":"array","items":{}}})"),
+      at_p(R"({"type":"array","uniqueItems":true})"),
+      at_p(R"({"anyOf":[{"type":"array","items":{"type":"object"}},{"type":"object","properties":{"a":{"type":"array"}}}]})"),
+      at_p("true")};
+  std::mt19937 rng(24);
+  std::size_t yes = 0, too_deep = 0;
+  for (const json& schema : schemas) {
+    const mcp::validator v(schema);
+    const mcp::detail::plain_schema* fast = v.fast_path();
+    REQUIRE(fast);
+    std::vector<json> values = {json{{"a", {{1}}}}, json{{"a", {1}}}, json{{"b", {{"c", 1}}}}, json{{"a", {{"b", {1}}}}},
+                                json{{"name", "n"}, {"children", json::array()}}, json{{"p", {{1}}}},
+                                json{{"p", {1, "s"}}}, json{{"p", {json{{"a", {1}}}}}}};
+    for (int i = 0; i < 300; ++i) {
+      json value = random_value(rng, 1 + i % 7);
+      values.push_back(i % 2 ? value : json{{"p", std::move(value)}});
+    }
+    for (const json& value : values)
+      for (std::size_t limit = 0; limit <= 8; ++limit) {
+        INFO(schema.dump() << " on " << value.dump() << " within " << limit);
+        const bool expected = fast->accepts(value) && !mcp::detail::nested_deeper_than(value, limit);
+        CHECK(fast->accepts_within(value, limit) == expected);
+        yes += expected;
+        too_deep += fast->accepts(value) && !expected;
+      }
+    // Rules that compare whole values, on a value too deep to recurse through: measured, not followed.
+    CHECK_FALSE(fast->accepts_within(json{{"p", nested_arrays(deep)}}, 128));
+    CHECK_FALSE(fast->accepts_within(json{{"a", nested_arrays(deep)}}, 128));
+    CHECK_FALSE(fast->accepts_within(json{{"p", json::array({nested_arrays(deep), nested_arrays(deep)})}}, 128));
+  }
+  CHECK(yes > 1000);      // both answers, and refusals for depth alone, were seen
+  CHECK(too_deep > 1000);
 }
 
 TEST_CASE("validator: a schema nested deeper than 128 levels is refused with a message", "[depth]") {

@@ -60,12 +60,21 @@ class plain_schema {
     return out;
   }
 
-  bool accepts(const json& value) const { return check(value, 0, 0) == verdict::yes; }
+  bool accepts(const json& value) const { return check(value, 0, 0, unlimited) == verdict::yes; }
+  // accepts(), and `value` has at most `max_depth` levels of arrays and objects
+  // (!nested_deeper_than(value, max_depth)), found on the same walk: validator::validate's depth
+  // check, which otherwise walks the whole value once more before this one. Every array or object
+  // the walk reaches is held to the limit where it is; a member or item the schema does not look
+  // into is measured with nested_deeper_than. Never deeper than the limit into the value, so it is
+  // safe on a value of any depth.
+  bool accepts_within(const json& value, std::size_t max_depth) const {
+    return check(value, 0, 0, max_depth) == verdict::yes;  // (no value is deeper than `unlimited`)
+  }
   // accepts() for a string known by its text alone: the same check, on the text (typed_reader's).
-  bool accepts_string(std::string_view text) const { return check(string_text{text}, 0, 0) == verdict::yes; }
+  bool accepts_string(std::string_view text) const { return check(string_text{text}, 0, 0, unlimited) == verdict::yes; }
   // accepts() for an integer known by its sign and magnitude (json_reader::read_integer's).
   bool accepts_integer(bool negative, std::uint64_t magnitude) const {
-    return check(integer_value{negative, magnitude}, 0, 0) == verdict::yes;
+    return check(integer_value{negative, magnitude}, 0, 0, unlimited) == verdict::yes;
   }
 
   // What detail/typed_reader.hpp follows over a text without a tree: a node that checks objects by
@@ -99,6 +108,8 @@ class plain_schema {
 
  private:
   enum class verdict { no, yes, unknown };
+  // check()'s `limit` when no depth limit is checked on the way (accepts()).
+  static constexpr std::size_t unlimited = std::numeric_limits<std::size_t>::max();
 
   // The value check() reads: a json, a string's text or an integer without one. It asks a value
   // only these.
@@ -118,7 +129,16 @@ class plain_schema {
   static bool is_structured(const V&) { return false; }
   static unsigned type_bit(const string_text&) { return t_string; }
   static unsigned type_bit(const integer_value&) { return t_integer; }
-  bool rules_hold(const json& v) const { return rules_->check(v, no_pointer(), nullptr); }
+  // An integer as json_reader::read_integer gives one (sign and magnitude), the way typed_reader
+  // checks it: bounds compared without converting to double.
+  bool rules_hold(const json& v) const {
+    if (v.is_number_unsigned()) return rules_->holds_for_integer(false, v.get<std::uint64_t>());
+    if (v.is_number_integer()) {
+      const auto i = v.get<std::int64_t>();
+      return rules_->holds_for_integer(i < 0, i < 0 ? 0 - static_cast<std::uint64_t>(i) : static_cast<std::uint64_t>(i));
+    }
+    return rules_->check(v, no_pointer(), nullptr);
+  }
   bool rules_hold(const string_text& v) const { return rules_->check_string(v.text, no_pointer(), nullptr); }
   bool rules_hold(const integer_value& v) const { return rules_->holds_for_integer(v.negative, v.magnitude); }
 
@@ -299,9 +319,19 @@ class plain_schema {
   // combinators included. A "$ref" can follow a value as deep as it goes: past the depth that
   // validate() allows by default, the full path answers (with its "depth" violation). The steps are
   // a backstop, as in the walk.
+  // `limit`: the levels of arrays and objects the whole value may have (unlimited: not checked);
+  // an array or object here may then have limit - depth.
   template <class V>
-  verdict check(const V& value, std::size_t depth, int steps) const {
+  verdict check(const V& value, std::size_t depth, int steps, std::size_t limit) const {
     if (++steps > max_walk_depth || (depth >= default_max_json_depth && is_structured(value))) return verdict::unknown;
+    if constexpr (std::is_same_v<V, json>) {
+      if (limit != unlimited && value.is_structured()) {
+        if (depth >= limit) return verdict::unknown;  // too deep: the full path says so
+        // enum, const and uniqueItems compare whole values, recursing through them: measured first
+        if (rules_ && rules_->looks_into_containers() && nested_deeper_than(value, limit - depth))
+          return verdict::unknown;
+      }
+    }
     if (never_ || !(types_ & type_bit(value))) return verdict::no;
     if (rules_ && !rules_hold(value)) return verdict::no;
     if constexpr (!std::is_same_v<V, integer_value>) {
@@ -312,17 +342,17 @@ class plain_schema {
       }
     }
     if constexpr (std::is_same_v<V, json>) {
-      if (verdict v = check_members(value, depth, steps); v != verdict::yes) return v;
+      if (verdict v = check_members(value, depth, steps, limit); v != verdict::yes) return v;
     }
     if (ref_) {
-      if (verdict v = ref_->check(value, depth, steps); v != verdict::yes) return v;
+      if (verdict v = ref_->check(value, depth, steps, limit); v != verdict::yes) return v;
     }
     for (const auto& s : all_of_)
-      if (verdict v = s->check(value, depth, steps); v != verdict::yes) return v;
+      if (verdict v = s->check(value, depth, steps, limit); v != verdict::yes) return v;
     if (!any_of_.empty()) {
       verdict found = verdict::no;
       for (const auto& s : any_of_) {
-        const verdict v = s->check(value, depth, steps);
+        const verdict v = s->check(value, depth, steps, limit);
         if (v == verdict::yes) {
           found = v;
           break;
@@ -335,7 +365,7 @@ class plain_schema {
       std::size_t matched = 0;
       bool unsure = false;
       for (const auto& s : one_of_) {
-        const verdict v = s->check(value, depth, steps);
+        const verdict v = s->check(value, depth, steps, limit);
         if (v == verdict::yes && ++matched > 1) return verdict::no;
         if (v == verdict::unknown) unsure = true;
       }
@@ -345,9 +375,14 @@ class plain_schema {
     return verdict::yes;
   }
 
-  // An object's properties or an array's items (yes for other values).
+  // An object's properties or an array's items (yes for other values). Under a limit, a member or
+  // item no schema looks into is measured here.
   // (Over the containers themselves: json's own iterator costs a switch on the type per step.)
-  verdict check_members(const json& value, std::size_t depth, int steps) const {
+  verdict check_members(const json& value, std::size_t depth, int steps, std::size_t limit) const {
+    // `depth` < `limit` here when limited (check() made sure): a child may have limit - depth - 1 levels
+    const auto too_deep = [&](const json& child) {
+      return limit != unlimited && child.is_structured() && nested_deeper_than(child, limit - depth - 1);
+    };
     if (value.is_object()) {
       const auto& members = value.get_ref<const json::object_t&>();
       std::size_t p = 0, required_seen = 0;
@@ -355,13 +390,15 @@ class plain_schema {
         int order = 1;  // of properties_[p].name against key: one compare a step
         while (p < properties_.size() && (order = compare_names(properties_[p].name, key)) < 0) ++p;
         if (order == 0) {
-          if (verdict v = properties_[p].schema->check(child, depth + 1, steps); v != verdict::yes) return v;
+          if (verdict v = properties_[p].schema->check(child, depth + 1, steps, limit); v != verdict::yes) return v;
           if (properties_[p].required) ++required_seen;
           ++p;
         } else if (closed_) {
           return verdict::no;
         } else if (additional_) {
-          if (verdict v = additional_->check(child, depth + 1, steps); v != verdict::yes) return v;
+          if (verdict v = additional_->check(child, depth + 1, steps, limit); v != verdict::yes) return v;
+        } else if (too_deep(child)) {
+          return verdict::unknown;
         }
       }
       if (required_seen != required_count_) return verdict::no;
@@ -371,9 +408,12 @@ class plain_schema {
       const auto& items = value.get_ref<const json::array_t&>();
       const std::uint64_t n = items.size();
       if ((min_items_ && n < *min_items_) || (max_items_ && n > *max_items_)) return verdict::no;
-      if (items_) {
-        for (const auto& item : items)
-          if (verdict v = items_->check(item, depth + 1, steps); v != verdict::yes) return v;
+      for (const auto& item : items) {
+        if (items_) {
+          if (verdict v = items_->check(item, depth + 1, steps, limit); v != verdict::yes) return v;
+        } else if (too_deep(item)) {
+          return verdict::unknown;
+        }
       }
     }
     return verdict::yes;

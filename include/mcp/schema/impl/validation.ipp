@@ -180,13 +180,13 @@ MCP_DECL validator::validator(const json& schema, trusted) {
 
 MCP_DECL std::vector<violation> validator::validate(const json& instance, std::size_t max_depth) const {
   const detail::compiled_schema& c = *compiled_;
-  // The depth check comes first: the fast path follows the schema, and a recursive schema ($ref)
-  // can follow a value down past a caller's max_depth.
+  // The fast path holds the value to max_depth on its walk; where it can not answer yes, the depth
+  // check comes before valijson, which a recursive schema ($ref) can lead down past any depth.
+  if (c.fast && c.fast->accepts_within(instance, max_depth)) return {};
   if (detail::nested_deeper_than(instance, max_depth)) {
     return {{"", "depth", "the value is nested more than " + std::to_string(max_depth) +
                               " levels deep (arrays and objects); flatten it"}};
   }
-  if (c.fast && c.fast->accepts(instance)) return {};
   if (c.record->accepts(instance)) return {};
   std::vector<violation> out = c.explain(instance);
   if (out.empty()) out = unexplained(instance);
