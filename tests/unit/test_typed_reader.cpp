@@ -12,6 +12,7 @@
 #include <mcp/testing.hpp>
 #include <mcp/tools/detail/kept_arguments.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -375,6 +376,53 @@ TEST_CASE("typed reader: types and schemas it does not follow keep the tree road
   CHECK_FALSE(typed_reader<tr::with_json>::make(validator_for<tr::with_json>().fast_path()));
   CHECK_FALSE(typed_reader<tr::with_set>::make(validator_for<tr::with_set>().fast_path()));
   CHECK(typed_reader<tr::plain>::make(validator_for<tr::plain>().fast_path()));
+}
+
+// The plan skips a string's check where the node decides strings simply (plain_decides_strings):
+// what it says must be what the check answers, on every string.
+TEST_CASE("typed reader: a node that decides strings simply answers as its check does", "[typed-reader]") {
+  enum rule { other, any, enum_strings };
+  const std::vector<std::string> texts = {"", "low", "normal", "high", "Low", "low ", "lo", "highs", "a", "b", "x",
+                                          "ABC-1234", "abc-1234", "a@b.c", "caf\xC3\xA9", std::string(40, 'z'), "1"};
+  int count[3] = {0, 0, 0};
+  const auto check_node = [&](const mcp::detail::plain_schema& node, const std::string& where) {
+    const std::vector<std::string_view>* choices = nullptr;
+    const rule r = !mcp::detail::plain_decides_strings(node, choices) ? other : choices ? enum_strings : any;
+    ++count[r];
+    if (r != other)
+      for (const std::string& t : texts) {
+        INFO(where << " on \"" << t << "\"");
+        const bool listed = choices && std::find(choices->begin(), choices->end(), t) != choices->end();
+        CHECK(mcp::detail::plain_accepts_string(node, t) == (r == any || listed));
+      }
+    return r;
+  };
+  // What MCP_STRUCT makes: an enum's node decides by its wire names, a bare string takes any, a
+  // pattern or lengths leave it to the check.
+  bool required = false;
+  const auto* item = mcp::detail::validator_for<tr::item>().fast_path();
+  REQUIRE(item);
+  CHECK(check_node(*mcp::detail::property_schema(*item, "priority", required), "priority") == enum_strings);
+  CHECK(check_node(*mcp::detail::property_schema(*item, "sku", required), "sku") == other);
+  CHECK(check_node(*mcp::detail::shape_of(*mcp::detail::property_schema(*item, "tags", required)).items, "tags") == any);
+  const auto* plain = mcp::detail::validator_for<tr::plain>().fast_path();
+  REQUIRE(plain);
+  for (const char* field : {"title", "nickname", "email"})
+    CHECK(check_node(*mcp::detail::property_schema(*plain, field, required), field) == other);
+  // Run-time nodes around the edges of the rule.
+  for (const char* node : {R"({"type":"string"})", R"({})", R"(true)", R"(false)", R"({"type":"integer"})",
+                           R"({"type":["string","null"],"enum":["low","x",null]})", R"({"enum":["a",1,"b","a"]})",
+                           R"({"type":"string","enum":["a","b"],"const":"a"})", R"({"enum":["a","b"],"pattern":"a"})",
+                           R"({"type":"string","minLength":2})", R"({"maxLength":3})", R"({"format":"email"})",
+                           R"({"type":"string","minimum":3,"multipleOf":2,"uniqueItems":true})",
+                           R"({"anyOf":[{"type":"string"},{"type":"null"}]})", R"({"enum":["low","normal","high"],"description":"d"})"}) {
+    const mcp::validator v(json{{"type", "object"}, {"properties", {{"p", json::parse(node)}}}});
+    REQUIRE(v.fast_path());
+    check_node(*mcp::detail::property_schema(*v.fast_path(), "p", required), node);
+  }
+  CHECK(count[any] >= 5);
+  CHECK(count[enum_strings] >= 4);
+  CHECK(count[other] >= 8);
 }
 
 TEST_CASE("typed reader: a tool answers the same on either road", "[typed-reader]") {

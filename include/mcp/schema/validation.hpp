@@ -27,6 +27,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include <vector>
 
 namespace mcp {
 inline namespace v0 {
@@ -97,6 +98,10 @@ bool plain_accepts(const plain_schema& node, const json& value);
 bool plain_accepts_string(const plain_schema& node, std::string_view text);
 // plain_accepts for an integer given by its sign and magnitude (json_reader::read_integer's).
 bool plain_accepts_integer(const plain_schema& node, bool negative, std::uint64_t magnitude);
+// Whether the node's verdict on a string is known without plain_accepts_string: true with `choices`
+// null when it takes every string, true with `choices` at its enum's strings (valid while the node
+// is) when it takes exactly those; false when only the check can tell.
+bool plain_decides_strings(const plain_schema& node, const std::vector<std::string_view>*& choices);
 
 // "(2 problems):" and one line per violation ("\n- /path: message (keyword)"), at most 25.
 std::string violation_list(const std::vector<violation>& v);

@@ -9,7 +9,9 @@
 // of record, then decode, which also word the refusal. What it accepts, that road accepts and
 // decodes to an equal value: each scalar is checked by the same plain_schema node and taken as the
 // same decode_into takes it. A string or an enum's name is checked on its text (by that node's own
-// check) and taken as the text or through enum_from_wire; an integer within 64 bits is checked by
+// check, unless the plan found the node takes every string, or, for an enum, exactly its wire
+// names: then reading it, or enum_from_wire, is the check) and taken as the text or through
+// enum_from_wire; an integer within 64 bits is checked by
 // its sign and magnitude and taken within U's range, as decode_integer does; any other scalar is
 // read into a json and decoded. The structure is checked as plain_schema checks it (through the
 // few calls validation.hpp declares, so that a file with typed tools needs not compile the fast
@@ -53,6 +55,9 @@ struct text_plan {
   bool plain_name = false;  // spelled in JSON as it is (no escapes needed): matched on the text
   std::uint64_t name_word = 0, name_mask = 0;  // a plain name of at most 8 bytes, as json_reader compares it
   bool required = false;   // a struct field the schema or decode requires
+  // A string's or an enum's: whether its text goes to the node's check. Not where the node takes
+  // every string, nor for an enum whose node takes exactly its wire names (enum_from_wire decides).
+  bool check_text = true;
   std::vector<text_plan> parts;
   std::uint64_t min_items = 0, max_items = 0;
 };
@@ -124,7 +129,10 @@ class typed_reader {
   static bool plan(const plain_schema* node, text_plan& out, int level) {
     if (!node || level > 32) return false;  // types nest shallowly; recursive ones stop at their "$ref"
     out.node = node;
-    if constexpr (is_scalar_v<U> || (is_optional<U>::value && !has_json_type_v<U>)) {
+    if constexpr ((is_string_v<U> || is_reflected_enum_v<U>) && !has_json_type_v<U>) {
+      out.check_text = !decided_without_check<U>(*node);
+      return true;
+    } else if constexpr (is_scalar_v<U> || (is_optional<U>::value && !has_json_type_v<U>)) {
       return true;  // an optional here (an item) is a scalar or gives up when read
     } else if constexpr (is_vector<U>::value && !std::is_same_v<U, std::vector<bool>>) {
       const plain_shape shape = shape_of(*node);
@@ -169,17 +177,37 @@ class typed_reader {
     }
   }
 
+  // Whether the node's verdict on a string read into U is known without asking it: it takes every
+  // string, or (for an enum) exactly U's wire names, which is what enum_from_wire takes.
+  template <class U>
+  static bool decided_without_check(const plain_schema& node) {
+    const std::vector<std::string_view>* choices = nullptr;
+    if (!plain_decides_strings(node, choices)) return false;
+    if (!choices) return true;  // it takes every string
+    if constexpr (is_reflected_enum_v<U>) {
+      std::vector<std::string_view> taken(choices->begin(), choices->end()), wire;
+      for (const auto& e : enum_table_of<U>().entries) wire.emplace_back(e.wire);
+      for (auto* names : {&taken, &wire}) {
+        std::sort(names->begin(), names->end());
+        names->erase(std::unique(names->begin(), names->end()), names->end());
+      }
+      return taken == wire;
+    } else {
+      return false;  // a string field with an enum: its check looks the text up
+    }
+  }
+
   // `reused`: for a struct, that `out` may hold an earlier value (it is made fresh first). The items
   // a list already holds are read over as reused ones (or dropped first, where they can not be).
   template <class U>
   static bool value(json_reader& in, U& out, const text_plan& p, std::size_t depth, scratch& held,
                     bool reused = false) {
     if constexpr (is_string_v<U> && !has_json_type_v<U>) {  // straight into the member, checked on its text
-      return in.next() == '"' && in.read_string(out) && plain_accepts_string(*p.node, out);
+      return in.next() == '"' && in.read_string(out) && (!p.check_text || plain_accepts_string(*p.node, out));
     } else if constexpr (is_reflected_enum_v<U> && !has_json_type_v<U>) {
       std::string_view name;
-      return in.next() == '"' && in.read_string_view(name, held.escaped) && plain_accepts_string(*p.node, name) &&
-             enum_from_wire(name, out);
+      return in.next() == '"' && in.read_string_view(name, held.escaped) &&
+             (!p.check_text || plain_accepts_string(*p.node, name)) && enum_from_wire(name, out);
     } else if constexpr (is_integer_v<U> && !has_json_type_v<U>) {
       bool negative = false;
       std::uint64_t magnitude = 0;

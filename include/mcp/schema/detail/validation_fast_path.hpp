@@ -88,6 +88,17 @@ class plain_schema {
     return !never_ && types_ == t_array && items_ && !rules_ && !pattern_ && !ref_ && any_of_.empty() &&
            one_of_.empty() && all_of_.empty();
   }
+  // Whether its verdict on a string is known without accepts_string() (plain_decides_strings in
+  // validation.hpp): `choices` null when it takes every string, else its enum's strings, all it takes.
+  bool decides_strings(const std::vector<std::string_view>*& choices) const {
+    choices = nullptr;
+    if (never_ || !(types_ & t_string) || pattern_ || ref_ || !any_of_.empty() || !one_of_.empty() || !all_of_.empty())
+      return false;
+    if (!rules_ || !rules_->reach_strings()) return true;
+    if (!rules_->strings_by_enum_alone()) return false;
+    choices = &rules_->enum_strings();
+    return true;
+  }
   // The schema of property `name` (null when it has none), and whether it is required.
   const plain_schema* property_schema(std::string_view name, bool& required) const {
     for (const auto& p : properties_)

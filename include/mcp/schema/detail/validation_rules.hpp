@@ -330,6 +330,12 @@ class value_rules {
            !has_min_length_ && !has_max_length_ && !format_ && !unique_;
   }
 
+  // Whether a string can break one of these rules at all; and whether, for a string, these rules are
+  // the enum alone (check_string then answers "one of enum_strings()"). typed_reader's plan asks.
+  bool reach_strings() const { return enum_ || const_ || has_min_length_ || has_max_length_ || format_; }
+  bool strings_by_enum_alone() const { return enum_ && !const_ && !has_min_length_ && !has_max_length_ && !format_; }
+  const std::vector<std::string_view>& enum_strings() const { return enum_strings_; }
+
   // Whether an array or object can break one of these rules (else only its scalars need reading).
   bool looks_into_containers() const { return enum_ || const_ || unique_; }
 

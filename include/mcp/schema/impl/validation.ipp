@@ -219,6 +219,10 @@ MCP_DECL bool detail::plain_accepts_string(const plain_schema& node, std::string
   return node.accepts_string(text);
 }
 
+MCP_DECL bool detail::plain_decides_strings(const plain_schema& node, const std::vector<std::string_view>*& choices) {
+  return node.decides_strings(choices);
+}
+
 MCP_DECL bool detail::plain_accepts_integer(const plain_schema& node, bool negative, std::uint64_t magnitude) {
   return node.accepts_integer(negative, magnitude);
 }
