@@ -185,13 +185,12 @@ class typed_reader {
     if (!plain_decides_strings(node, choices)) return false;
     if (!choices) return true;  // it takes every string
     if constexpr (is_reflected_enum_v<U>) {
-      std::vector<std::string_view> taken(choices->begin(), choices->end()), wire;
-      for (const auto& e : enum_table_of<U>().entries) wire.emplace_back(e.wire);
-      for (auto* names : {&taken, &wire}) {
-        std::sort(names->begin(), names->end());
-        names->erase(std::unique(names->begin(), names->end()), names->end());
-      }
-      return taken == wire;
+      U ignored{};
+      for (std::string_view name : *choices)
+        if (!enum_from_wire(name, ignored)) return false;  // a name the enum lacks
+      for (const auto& e : enum_table_of<U>().entries)
+        if (std::find(choices->begin(), choices->end(), e.wire) == choices->end()) return false;
+      return true;
     } else {
       return false;  // a string field with an enum: its check looks the text up
     }

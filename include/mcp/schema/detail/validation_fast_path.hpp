@@ -143,11 +143,9 @@ class plain_schema {
   // An integer as json_reader::read_integer gives one (sign and magnitude), the way typed_reader
   // checks it: bounds compared without converting to double.
   bool rules_hold(const json& v) const {
-    if (v.is_number_unsigned()) return rules_->holds_for_integer(false, v.get<std::uint64_t>());
-    if (v.is_number_integer()) {
-      const auto i = v.get<std::int64_t>();
-      return rules_->holds_for_integer(i < 0, i < 0 ? 0 - static_cast<std::uint64_t>(i) : static_cast<std::uint64_t>(i));
-    }
+    std::uint64_t magnitude = 0;
+    if (v.is_number_integer() && whole_magnitude(v, magnitude))  // number_unsigned too
+      return rules_->holds_for_integer(!v.is_number_unsigned() && v.get<std::int64_t>() < 0, magnitude);
     return rules_->check(v, no_pointer(), nullptr);
   }
   bool rules_hold(const string_text& v) const { return rules_->check_string(v.text, no_pointer(), nullptr); }
