@@ -820,7 +820,7 @@ TEST_CASE("write_json_string gives dump()'s bytes at every alignment") {
   }
 }
 
-TEST_CASE("JSON text this library wrote is escaped as write_json_string escapes it, eight bytes at a time") {
+TEST_CASE("JSON text this library wrote is escaped as write_json_string escapes it, a block at a time") {
   // write_compact_json_as_string escapes only '"' and '\\': right for what write_json writes (no
   // byte below 0x20, valid UTF-8). Values whose strings hold every kind of character, written and
   // then escaped both ways, with the text at every length around a word.
@@ -855,14 +855,20 @@ TEST_CASE("JSON text this library wrote is escaped as write_json_string escapes 
   std::size_t checked = 0;
   for (int i = 0; i < 20000; ++i) {
     const std::string text = mcp::detail::to_json_text(random_value(0));
-    for (std::size_t length : {text.size(), text.size() / 2 + 1, std::size_t{9}, std::size_t{8}, std::size_t{7}}) {
+    for (std::size_t length : {text.size(), text.size() / 2 + 1, std::size_t{48}, std::size_t{33}, std::size_t{32},
+                               std::size_t{31}, std::size_t{9}, std::size_t{8}, std::size_t{7}}) {
       // A prefix of JSON text holds no byte below 0x20 either, though it may end inside a character.
       const std::string_view part = std::string_view(text).substr(0, std::min(length, text.size()));
       if (!mcp::detail::is_valid_utf8(part)) continue;
-      std::string expected = "x", written = "x";
+      std::string expected = "x";
       mcp::detail::write_json_string(part, expected);
-      mcp::detail::write_compact_json_as_string(part, written);
-      REQUIRE(written == expected);
+      // Each road alone: sixteen bytes at a time (SSE2) then words, words alone, bytes alone.
+      using road = mcp::detail::escape_blocks::road;
+      for (road r : {road::widest, road::words, road::bytes}) {
+        std::string written = "x";
+        mcp::detail::write_compact_json_as_string(part, written, r);
+        REQUIRE(written == expected);
+      }
       ++checked;
     }
   }

@@ -286,6 +286,19 @@ struct maybe_b {
 };
 MCP_STRUCT(maybe_b, (b, "B"));
 
+// Optionals before, between and after members that are always there: write_encoded knows where a
+// comma goes when the code is made only after a member that is always written.
+struct gaps_around {
+  std::optional<int> first;
+  std::optional<std::string> second;
+  int always = 0;
+  std::optional<double> between;
+  bool flag = false;
+  std::optional<point> last;
+};
+MCP_STRUCT(gaps_around, (first, "First"), (second, "Second"), (always, "Always"), (between, "Between"),
+           (flag, "Flag"), (last, "Last"));
+
 // Bounds against the type's own range.
 struct bounded {
   float f32 = 0;
@@ -1624,6 +1637,8 @@ TEST_CASE("reflect: write_encoded writes the text of encode, struct members in d
   value_maker make{std::mt19937_64(20261123)};
   check_written_like_encode<rt::everything>(make, 2000);
   check_written_like_encode<rt::reversed>(make, 2000);
+  check_written_like_encode<rt::gaps_around>(make, 500);
+  check_written_like_encode<rt::maybe_a>(make, 50);
   check_written_like_encode<rt::tree>(make, 500);
   check_written_like_encode<rt::department>(make, 500);
   check_written_like_encode<rt::no_args>(make, 1);

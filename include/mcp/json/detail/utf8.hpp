@@ -52,6 +52,16 @@ inline unsigned first_special_byte(std::uint64_t word) {
 #endif
 }
 
+// Whether a JSON string holds the byte as it is (see first_special_byte), looked up: a run's last
+// few bytes are tested one at a time, and four compares a byte cost more than the run's words.
+struct plain_byte_table {
+  bool is[256] = {};
+  constexpr plain_byte_table() {
+    for (int c = 0x20; c < 0x80; ++c) is[c] = c != '"' && c != '\\';
+  }
+};
+inline constexpr plain_byte_table plain_bytes{};
+
 // The end of the run of bytes from p that a JSON string holds as they are (see first_special_byte):
 // the reader's and the writer's scan, eight bytes at a time.
 inline const char* plain_run_end(const char* p, const char* end) {
@@ -60,11 +70,7 @@ inline const char* plain_run_end(const char* p, const char* end) {
     std::memcpy(&word, p, 8);
     if (const unsigned i = first_special_byte(word); i < 8) return p + i;
   }
-  while (p < end) {
-    const auto c = static_cast<unsigned char>(*p);
-    if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80) break;
-    ++p;
-  }
+  while (p < end && plain_bytes.is[static_cast<unsigned char>(*p)]) ++p;
   return p;
 }
 

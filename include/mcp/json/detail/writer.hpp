@@ -11,7 +11,9 @@
 // and a derived schema's properties travel in declaration order on every road to the wire.
 #pragma once
 
+#include <mcp/json/detail/block_scan.hpp>
 #include <mcp/json/detail/reader.hpp>
+#include <mcp/json/detail/text_out.hpp>
 #include <mcp/json/detail/utf8.hpp>
 #include <mcp/json/json.hpp>
 
@@ -22,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -33,6 +36,15 @@ namespace detail {
 
 using namespace std::string_view_literals;  // literals appended without strlen
 
+// Every writer below takes a text_out (text_out.hpp); the std::string overloads open one for a
+// single value.
+
+template <class Int>
+void write_json_integer(Int i, text_out& out) {
+  constexpr std::size_t longest = 20;  // an int64's minimum, or a uint64's maximum
+  char* d = out.room(longest);
+  out.commit(std::to_chars(d, d + longest, i).ptr);
+}
 template <class Int>
 void write_json_integer(Int i, std::string& out) {
   char buffer[24];
@@ -47,16 +59,29 @@ void write_json_integer(Int i, std::string& out) {
 // was found at fewer places. m is exact: while x * 10^j < 2^50, the product's rounding error and
 // x's distance from any decimal that reads back as x are each under 1/8, so rounding it gives that
 // decimal's m; and m / 10^j, two exact doubles divided, rounds as a reader rounds the decimal.
+// x rounded to a whole number, ties to even, as nearbyint rounds it in the default rounding mode,
+// for 0 <= x < 2^52: x + 2^52 has no bits left for a fraction, so the sum is rounded. Baseline
+// x86-64 has no instruction for nearbyint, and the call into libm cost more than the rest of a
+// step. (Under -ffast-math the compiler may fold the two operations away: there, nearbyint.)
+inline double round_below_2_52(double x) {
+#if defined(__FAST_MATH__)
+  return std::nearbyint(x);
+#else
+  constexpr double two_52 = 4503599627370496.0;
+  return (x + two_52) - two_52;
+#endif
+}
+
 inline bool short_decimal(double x, std::uint64_t& m, int& places) {
   constexpr int max_places = 6;
   constexpr double limit = 1125899906842624.0;  // 2^50
-  if (!(x < limit) || std::nearbyint(x) == x) return false;  // a whole number: no places to find
+  if (!(x < limit) || round_below_2_52(x) == x) return false;  // a whole number: no places to find
   double scale = 1;
   for (int j = 1; j <= max_places; ++j) {
     scale *= 10;
     const double scaled = x * scale;
     if (!(scaled < limit)) return false;
-    const double nearest = std::nearbyint(scaled);
+    const double nearest = round_below_2_52(scaled);
     if (nearest != 0 && nearest / scale == x) {
       m = static_cast<std::uint64_t>(nearest);
       places = j;
@@ -77,7 +102,7 @@ inline bool short_decimal(double x, std::uint64_t& m, int& places) {
 // serializer each time (an allocation, a shared_ptr, localeconv()): a list of 100 records with one
 // fractional double each was served 20% faster. tests/unit/test_core.cpp compares the two on
 // hundreds of thousands of doubles, the rounding edges' neighbours included.
-inline bool write_double_as_grisu2(double x, std::string& out) {
+inline bool write_double_as_grisu2(double x, text_out& out) {
   // 128-bit integers (GCC, Clang) and std::to_chars for doubles (not in every libc++): elsewhere
   // every double goes to dump().
 #if defined(__SIZEOF_INT128__) && defined(__cpp_lib_to_chars)
@@ -126,16 +151,22 @@ inline bool write_double_as_grisu2(double x, std::string& out) {
   // is left to dump().
   const int n = k - j;
   if (n > 15 || n <= -4) return false;
-  if (std::signbit(x)) out += '-';
+  char* w = out.room(static_cast<std::size_t>(k) + 6);  // sign, "0.", up to three zeros, the digits
+  if (std::signbit(x)) *w++ = '-';
   if (n > 0) {
-    out.append(digits, static_cast<std::size_t>(n));
-    out += '.';
-    out.append(digits + n, static_cast<std::size_t>(k - n));
+    std::memcpy(w, digits, static_cast<std::size_t>(n));
+    w += n;
+    *w++ = '.';
+    std::memcpy(w, digits + n, static_cast<std::size_t>(k - n));
+    w += k - n;
   } else {
-    out += "0."sv;
-    out.append(static_cast<std::size_t>(-n), '0');
-    out.append(digits, static_cast<std::size_t>(k));
+    *w++ = '0';
+    *w++ = '.';
+    for (int z = 0; z < -n; ++z) *w++ = '0';
+    std::memcpy(w, digits, static_cast<std::size_t>(k));
+    w += k;
   }
+  out.commit(w);
   return true;
 #else
   (void)x;
@@ -144,57 +175,57 @@ inline bool write_double_as_grisu2(double x, std::string& out) {
 #endif
 }
 
-inline void write_json_double(double x, std::string& out) {
+inline bool write_double_as_grisu2(double x, std::string& out) {
+  text_out t(out);
+  return write_double_as_grisu2(x, t);
+}
+
+inline void write_json_double(double x, text_out& out) {
   if (!std::isfinite(x)) {
-    out += "null"sv;
+    out.put("null"sv);
     return;
   }
   // Whole numbers of up to 15 digits come out as the integer and ".0", as nlohmann writes them,
   // without digit generation (tool results are often such numbers); zero keeps its sign.
   if (x == 0) {
-    out += std::signbit(x) ? "-0.0"sv : "0.0"sv;
+    out.put(std::signbit(x) ? "-0.0"sv : "0.0"sv);
     return;
   }
-  if (std::fabs(x) < 1e15 && std::trunc(x) == x) {
+  if (std::fabs(x) < 1e15 && static_cast<double>(static_cast<std::int64_t>(x)) == x) {
     write_json_integer(static_cast<std::int64_t>(x), out);
-    out += ".0"sv;
+    out.put(".0"sv);
     return;
   }
   if (write_double_as_grisu2(x, out)) return;
   // The rest in nlohmann's form through its public API only (#26: no calls into another library's
   // detail namespace): its Grisu2 text is not always the shortest (std::to_chars's shortest text
   // differs from it for about 1 double in 700), so dump() itself writes what it would write.
-  out += json(x).dump();
+  out.put(json(x).dump());
+}
+inline void write_json_double(double x, std::string& out) {
+  text_out t(out);
+  write_json_double(x, t);
 }
 
 
 // A string as a JSON string literal. A string with nothing to escape (most names, ids, emails) is
-// appended as it is, between quotes. Otherwise it is written through a pointer into room made
-// ahead of it, kept at least as large as the rest of the input and the closing quote: a run of
-// plain characters (found eight bytes at a time) is one memcpy, and only an escape, which writes
-// more than it reads, may have to make more room.
-inline void write_json_string(std::string_view s, std::string& out) {
+// copied as it is, between quotes. Otherwise room is kept at least as large as the rest of the
+// input and the closing quote: a run of plain characters (found eight bytes at a time) is one
+// memcpy, and only an escape, which writes more than it reads, may have to make more room.
+inline void write_json_string(std::string_view s, text_out& out) {
   const char* const end = s.data() + s.size();
   const char* const first_special = plain_run_end(s.data(), end);
+  char* d = out.room(s.size() + 2);
+  *d++ = '"';
   if (first_special == end) {
-    out += '"';
-    out.append(s.data(), s.size());
-    out += '"';
+    text_out::copy(d, s.data(), s.size());
+    d += s.size();
+    *d++ = '"';
+    out.commit(d);
     return;
   }
-  const std::size_t start = out.size();
-  out.resize(start + s.size() + s.size() / 4 + 16);  // JSON text (a text block) has a quote in 5 to 6 bytes
-  char* d = &out[start];
-  char* limit = &out[0] + out.size();
+  const std::size_t start = out.size();  // where the quote was written
   const char* p = s.data();
-  auto make_room = [&](std::size_t needed) {  // at least `needed` bytes free after d
-    if (static_cast<std::size_t>(limit - d) >= needed) return;
-    const std::size_t at = static_cast<std::size_t>(d - &out[0]);
-    out.resize(out.size() + std::max(needed, out.size() - start));
-    d = &out[0] + at;
-    limit = &out[0] + out.size();
-  };
-  *d++ = '"';
   while (p < end) {
     const char* run = p;
     p = run == s.data() ? first_special : plain_run_end(p, end);  // the first run is known
@@ -205,8 +236,8 @@ inline void write_json_string(std::string_view s, std::string& out) {
     if (c >= 0x80) {
       const std::size_t n = utf8_sequence_length(p, static_cast<std::size_t>(end - p));
       if (n == 0) {  // invalid UTF-8 (rare: our own strings are valid): nlohmann decides what replaces it
-        out.resize(start);
-        out += json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
+        out.truncate(start);
+        out.put(json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace));
         return;
       }
       std::memcpy(d, p, n);
@@ -215,7 +246,8 @@ inline void write_json_string(std::string_view s, std::string& out) {
       continue;
     }
     ++p;
-    make_room(static_cast<std::size_t>(end - p) + 7);  // the rest, this escape (up to 6) and the quote
+    out.commit(d);
+    d = out.room(static_cast<std::size_t>(end - p) + 7);  // the rest, this escape (up to 6) and the quote
     *d++ = '\\';
     switch (c) {
       case '"': *d++ = '"'; break;
@@ -234,23 +266,28 @@ inline void write_json_string(std::string_view s, std::string& out) {
     }
   }
   *d++ = '"';
-  out.resize(static_cast<std::size_t>(d - &out[0]));
+  out.commit(d);
+}
+inline void write_json_string(std::string_view s, std::string& out) {
+  text_out t(out);
+  write_json_string(s, t);
 }
 
 // A compact JSON text this library wrote (write_json, write_encoded: valid UTF-8, no byte below 0x20)
 // as a JSON string literal: write_json_string's bytes for such a text, with only '"' and '\\' to
 // escape. A text block that repeats the structured content has a quote every few bytes, where
-// write_json_string's runs are short; this takes eight bytes at a time whatever they hold: it stores
-// the word, then for each escape in it a backslash and the word's rest once more, one place on.
-// The rest is stored as a whole word, so the buffer has 16 bytes of slack past what is kept.
-inline void write_compact_json_as_string(std::string_view text, std::string& out) {
-  assert(std::none_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }));
-  const std::size_t start = out.size();
-  out.resize(start + 2 * text.size() + 2 + 16);  // every byte escaped, the quotes and the slack
-  char* d = &out[start];
-  const char* p = text.data();
-  const char* const end = p + text.size();
-  *d++ = '"';
+// write_json_string's runs are short; this takes a block at a time whatever it holds: it stores
+// the block, then for each escape in it a backslash and the block's rest once more, one place on.
+// Sixteen bytes at a time where SSE2 is there (every x86-64 target), else eight (the roads below;
+// tests/unit/test_core.cpp holds each to write_json_string's bytes). The rest of a block is stored
+// whole, so the buffer has 16 bytes of slack past what is kept.
+namespace escape_blocks {
+
+enum class road { widest, words, bytes };  // widest: SSE2 where there, else words
+
+// Each takes whole blocks of [p, end) to d, escaped, while at least a block and what it may read
+// past it are left, and moves p and d past what it took.
+inline void words(const char*& p, const char* end, char*& d) {
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   constexpr std::uint64_t ones = 0x0101010101010101u, low7 = 0x7F7F7F7F7F7F7F7Fu;
   const auto zero_bytes = [](std::uint64_t w) { return ~(((w & low7) + low7) | w | low7); };  // 0x80 where 0, exact
@@ -269,14 +306,57 @@ inline void write_compact_json_as_string(std::string_view text, std::string& out
     }
     d += 8;
   }
+#else
+  (void)p, (void)end, (void)d;
 #endif
+}
+
+inline void sixteens(const char*& p, const char* end, char*& d) {
+#ifdef MCP_DETAIL_BLOCK_SCAN_SSE2
+  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+  // A block's rest is read again from where an escape is: 16 bytes past the block must be there.
+  for (; end - p >= 32; p += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    unsigned escaped = static_cast<unsigned>(
+        _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash))));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d), v);
+    while (escaped != 0) {  // lowest escape first; d moves one place on for each
+      const unsigned i = static_cast<unsigned>(__builtin_ctz(escaped));
+      escaped &= escaped - 1;
+      d[i] = '\\';
+      ++d;
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)));
+    }
+    d += 16;
+  }
+#else
+  (void)p, (void)end, (void)d;
+#endif
+}
+
+}  // namespace escape_blocks
+
+inline void write_compact_json_as_string(std::string_view text, text_out& out,
+                                         escape_blocks::road road = escape_blocks::road::widest) {
+  assert(std::none_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }));
+  char* d = out.room(2 * text.size() + 2 + 16);  // every byte escaped, the quotes and the slack
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  *d++ = '"';
+  if (road == escape_blocks::road::widest) escape_blocks::sixteens(p, end, d);
+  if (road != escape_blocks::road::bytes) escape_blocks::words(p, end, d);
   for (; p < end; ++p) {
     *d = '\\';
     d += *p == '"' || *p == '\\';
     *d++ = *p;
   }
   *d++ = '"';
-  out.resize(static_cast<std::size_t>(d - &out[0]));
+  out.commit(d);
+}
+inline void write_compact_json_as_string(std::string_view text, std::string& out,
+                                         escape_blocks::road road = escape_blocks::road::widest) {
+  text_out t(out);
+  write_compact_json_as_string(text, t, road);
 }
 
 // --- raw JSON text ---------------------------------------------------------------------
@@ -316,56 +396,57 @@ inline void expand_raw_json(json& v) {
 
 class json_writer {
  public:
-  explicit json_writer(std::string& out) : out_(out) {}
+  explicit json_writer(text_out& out) : out_(out) {}
+  explicit json_writer(std::string& out) : own_(std::in_place, out), out_(*own_) {}
   // A prefix mode, for messages that show a value: stops once `out` holds more than `stop_after`
   // bytes, so the first stop_after + 1 bytes are those of the whole text. Every level writes a
   // bracket before going in, so it never recurses deeper than stop_after levels, whatever the value.
-  json_writer(std::string& out, std::size_t stop_after) : out_(out), stop_after_(stop_after) {}
+  json_writer(std::string& out, std::size_t stop_after) : own_(std::in_place, out), out_(*own_), stop_after_(stop_after) {}
 
   void value(const json& v) {
     if (out_.size() > stop_after_) return;
     switch (v.type()) {
-      case json::value_t::null: out_ += "null"sv; return;
-      case json::value_t::boolean: out_ += v.get<bool>() ? "true" : "false"; return;
+      case json::value_t::null: out_.put("null"sv); return;
+      case json::value_t::boolean: out_.put(v.get<bool>() ? "true"sv : "false"sv); return;
       case json::value_t::number_integer: write_json_integer(v.get<std::int64_t>(), out_); return;
       case json::value_t::number_unsigned: write_json_integer(v.get<std::uint64_t>(), out_); return;
       case json::value_t::number_float: write_json_double(v.get<double>(), out_); return;
       case json::value_t::string: string(v.get_ref<const std::string&>()); return;
       case json::value_t::array: {
-        out_ += '[';
+        out_.put('[');
         bool first = true;
         for (const auto& item : v.get_ref<const json::array_t&>()) {
           if (out_.size() > stop_after_) return;
-          if (!first) out_ += ',';
+          if (!first) out_.put(',');
           first = false;
           value(item);
         }
-        out_ += ']';
+        out_.put(']');
         return;
       }
       case json::value_t::object: {
-        out_ += '{';
+        out_.put('{');
         bool first = true;
         for (const auto& [key, item] : v.get_ref<const json::object_t&>()) {
           if (out_.size() > stop_after_) return;
-          if (!first) out_ += ',';
+          if (!first) out_.put(',');
           first = false;
           string(key);
-          out_ += ':';
+          out_.put(':');
           value(item);
         }
-        out_ += '}';
+        out_.put('}');
         return;
       }
       case json::value_t::binary:
         if (is_raw_json(v)) {
-          out_ += raw_json_text(v);
+          out_.put(raw_json_text(v));
           return;
         }
-        out_ += v.dump(-1, ' ', false, json::error_handler_t::replace);
+        out_.put(v.dump(-1, ' ', false, json::error_handler_t::replace));
         return;
       default:  // other binary and discarded values never travel in MCP messages; nlohmann knows their form
-        out_ += v.dump(-1, ' ', false, json::error_handler_t::replace);
+        out_.put(v.dump(-1, ' ', false, json::error_handler_t::replace));
         return;
     }
   }
@@ -385,11 +466,13 @@ class json_writer {
     write_json_string(s, out_);
   }
 
-  std::string& out_;
+  std::optional<text_out> own_;  // when given a string
+  text_out& out_;
   std::size_t stop_after_ = unlimited;
 };
 
 // Appends the compact JSON text of `v` to `out`.
+inline void write_json(const json& v, text_out& out) { json_writer(out).value(v); }
 inline void write_json(const json& v, std::string& out) { json_writer(out).value(v); }
 
 // Appends what write_json(jsonrpc::response(id, result), out) would, without building that message

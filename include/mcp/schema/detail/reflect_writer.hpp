@@ -24,55 +24,72 @@ inline namespace v0 {
 namespace detail {
 
 template <class T>
-void write_encoded(const T& value, std::string& out);
+void write_encoded(const T& value, text_out& out);
+
+// Whether a member before field I of T is always written (not an optional): then field I always
+// comes after a comma, known when the code is made.
+template <class T, std::size_t I>
+constexpr bool written_before() {
+  if constexpr (I == 0) {
+    return false;
+  } else {
+    using M = typename std::decay_t<decltype(std::get<I - 1>(fields_of<T>()))>::member_type;
+    return !is_optional<M>::value || written_before<T, I - 1>();
+  }
+}
 
 // Writes `"name":value` of field I (after a comma unless it is the first), or nothing for an
 // absent optional.
 template <class T, std::size_t I>
-void write_field(const T& value, std::string& out, bool& first) {
+void write_field(const T& value, text_out& out, bool& first) {
   const auto& f = std::get<I>(fields_of<T>());
   using M = typename std::decay_t<decltype(f)>::member_type;
   const M& member = value.*f.member;
   if constexpr (is_optional<M>::value) {
     if (!member) return;
   }
-  static const std::string key = [&] {
-    std::string k;
+  // The key as JSON text with its colon, and the same after a comma: one copy per member.
+  static const std::string keys = [&] {
+    std::string k = ",";
     write_json_string(f.name, k);
     return k + ':';
   }();
-  if (!first) out += ',';
-  first = false;
-  out += key;
+  constexpr bool comma = written_before<T, I>();
+  if constexpr (comma) {
+    out.put(keys);
+  } else {
+    out.put(std::string_view(keys).substr(first ? 1 : 0));
+    first = false;
+  }
   write_encoded(member, out);
 }
 
 template <class T, std::size_t... I>
-void write_fields(const T& value, std::string& out, std::index_sequence<I...>) {
+void write_fields(const T& value, text_out& out, std::index_sequence<I...>) {
   bool first = true;
   (write_field<T, I>(value, out, first), ...);
   (void)first;  // a struct without fields
 }
 
 template <class T>
-void write_struct(const T& value, std::string& out) {
+void write_struct(const T& value, text_out& out) {
   using fields = std::decay_t<decltype(fields_of<T>())>;
-  out += '{';
+  out.put('{');
   write_fields(value, out, std::make_index_sequence<std::tuple_size_v<fields>>{});
-  out += '}';
+  out.put('}');
 }
 
 template <class Map>
-void write_string_map(const Map& value, std::string& out) {
+void write_string_map(const Map& value, text_out& out) {
   auto write_member = [&](const std::string& key, const typename Map::mapped_type& item, bool& first) {
-    if (!first) out += ',';
+    if (!first) out.put(',');
     first = false;
     write_json_string(key, out);
-    out += ':';
+    out.put(':');
     write_encoded(item, out);
   };
   bool first = true;
-  out += '{';
+  out.put('{');
   using compare = typename Map::key_compare;
   if constexpr (std::is_same_v<compare, std::less<std::string>> || std::is_same_v<compare, std::less<>>) {
     for (const auto& [key, item] : value) write_member(key, item, first);
@@ -82,15 +99,15 @@ void write_string_map(const Map& value, std::string& out) {
     std::sort(entries.begin(), entries.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
     for (const auto* entry : entries) write_member(entry->first, entry->second, first);
   }
-  out += '}';
+  out.put('}');
 }
 
 template <class T>
-void write_encoded(const T& value, std::string& out) {
+void write_encoded(const T& value, text_out& out) {
   if constexpr (has_json_type_v<T>) {
     write_json(json_type<T>::encode(value), out);  // the tree encode makes: equal bytes by construction
   } else if constexpr (std::is_same_v<T, bool>) {
-    out += value ? "true" : "false";
+    out.put(value ? std::string_view("true") : std::string_view("false"));
   } else if constexpr (is_integer_v<T>) {
     write_json_integer(value, out);
   } else if constexpr (std::is_floating_point_v<T>) {
@@ -103,17 +120,17 @@ void write_encoded(const T& value, std::string& out) {
     if (value)
       write_encoded(*value, out);
     else
-      out += "null";
+      out.put(std::string_view("null"));
   } else if constexpr (is_array_like_v<T>) {
-    out += '[';
+    out.put('[');
     bool first = true;
     for (const auto& item : value) {
-      if (!first) out += ',';
+      if (!first) out.put(',');
       first = false;
       // The cast turns std::vector<bool>'s proxy into a bool.
       write_encoded(static_cast<const typename T::value_type&>(item), out);
     }
-    out += ']';
+    out.put(']');
   } else if constexpr (is_string_map<T>::value) {
     write_string_map(value, out);
   } else if constexpr (is_variant<T>::value) {
@@ -125,6 +142,13 @@ void write_encoded(const T& value, std::string& out) {
   } else {
     static_assert(dependent_false_v<T>, "mcp: write_encoded supports what encode supports");
   }
+}
+
+// Appends the JSON text of `value` to `out`.
+template <class T>
+void write_encoded(const T& value, std::string& out) {
+  text_out t(out);
+  write_encoded(value, t);
 }
 
 }  // namespace detail
