@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -243,6 +244,64 @@ TEST_CASE("http: a request split over three reads anywhere", "[http]") {
   for (std::size_t a = 0; a <= in.size(); a += 7)
     for (std::size_t b = a; b <= in.size(); b += 5)
       REQUIRE(describe(parse_pieces({in.substr(0, a), in.substr(a, b - a), in.substr(b)})) == expected);
+}
+
+TEST_CASE("http: requests read into the storage of the one before are the requests read alone", "[http]") {
+  // A connection reads each request into its parser's request (completed()), which keeps its
+  // storage: nothing of an earlier request (a field, a longer body, a chunked body's trailer) may
+  // stay. Requests of every shape in random order, each compared with a fresh parser's.
+  const std::vector<std::string> shapes = {
+      "GET /a HTTP/1.1\r\nHost: h\r\n\r\n",
+      "POST /mcp HTTP/1.1\r\nHost: localhost:8080\r\nContent-Type: application/json\r\nAccept: application/json, "
+      "text/event-stream\r\nMcp-Session-Id: 0123456789abcdef\r\nContent-Length: 11\r\n\r\n{\"a\":12345}",
+      "POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 70000\r\n\r\n" + std::string(70000, 'b'),
+      "POST /mcp?x=1 HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\nT: t\r\n\r\n",
+      "GET / HTTP/1.0\r\n\r\n",
+      "DELETE /mcp HTTP/1.1\r\nHost: h\r\nX-A: 1\r\nX-B: 2\r\nX-C: 3\r\nConnection: close\r\n\r\n",
+  };
+  std::mt19937 rng(20261201);
+  request_parser p;
+  for (int i = 0; i < 400; ++i) {
+    const std::string& text = shapes[rng() % shapes.size()];
+    const std::size_t cut = rng() % (text.size() + 1);
+    std::size_t used = 0;
+    std::string_view in = text;
+    auto r = p.feed(in.substr(0, cut), used);
+    if (r != request_parser::result::complete) {
+      REQUIRE(r == request_parser::result::need_more);
+      REQUIRE(p.feed(in.substr(cut), used) == request_parser::result::complete);
+    }
+    const auto alone = parse_all(text);
+    REQUIRE(alone.requests.size() == 1);
+    const http::request& reused = p.completed();
+    INFO("request " << i << ": " << text.substr(0, 40));
+    REQUIRE(reused.method == alone.requests[0].method);
+    REQUIRE(reused.target == alone.requests[0].target);
+    REQUIRE(reused.minor_version == alone.requests[0].minor_version);
+    REQUIRE(reused.body == alone.requests[0].body);
+    std::vector<std::pair<std::string, std::string>> a, b;
+    for (const auto f : reused.headers) a.emplace_back(f.name, f.value);
+    for (const auto f : alone.requests[0].headers) b.emplace_back(f.name, f.value);
+    REQUIRE(a == b);
+  }
+}
+
+TEST_CASE("http: is_field_value, eight bytes at a time, answers as a test of each byte", "[http]") {
+  // Values dense in what is refused (control bytes, DEL) and what is allowed only just (tab,
+  // space, 0x80 and above), at every length around a word.
+  const unsigned char alphabet[] = {'\t', ' ', 'a', '~', 0x7F, 0x00, 0x1F, '\r', '\n', 0x80, 0xFF, 0x20, '!'};
+  std::mt19937 rng(7);
+  int refused = 0;
+  for (int i = 0; i < 200000; ++i) {
+    std::string v(rng() % 20, 'x');
+    for (char& c : v)
+      if (rng() % 4 == 0) c = static_cast<char>(alphabet[rng() % sizeof alphabet]);
+    bool expected = true;
+    for (char c : v) expected = expected && http::is_field_value_char(c);
+    REQUIRE(http::is_field_value(v) == expected);
+    refused += !expected;
+  }
+  CHECK(refused > 50000);
 }
 
 // ---- errors ----------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ namespace detail {
 
 class text_out {
  public:
-  explicit text_out(std::string& s) : s_(s), p_(s.data() + s.size()), end_(p_) {}
+  explicit text_out(std::string& s) : s_(s), start_(s.size()), p_(s.data() + s.size()), end_(p_) {}
   ~text_out() { close(); }
   text_out(const text_out&) = delete;
   text_out& operator=(const text_out&) = delete;
@@ -71,14 +71,15 @@ class text_out {
  private:
   void grow(std::size_t n) {
     const std::size_t used = size();
-    // Doubling, so that a long text costs few resizes; at least a small block, so that a short
-    // one costs one.
-    s_.resize(used + std::max(n, std::max<std::size_t>(used, 256)));
+    // Doubling what this text_out wrote, so that a long text costs few resizes; at least a small
+    // block, so that a short one costs one.
+    s_.resize(used + std::max(n, std::max<std::size_t>(used - start_, 64)));
     p_ = s_.data() + used;
     end_ = s_.data() + s_.size();
   }
 
   std::string& s_;
+  std::size_t start_;  // the string's size when this text_out began
   char* p_;
   char* end_;
 };

@@ -473,7 +473,16 @@ class json_writer {
 
 // Appends the compact JSON text of `v` to `out`.
 inline void write_json(const json& v, text_out& out) { json_writer(out).value(v); }
-inline void write_json(const json& v, std::string& out) { json_writer(out).value(v); }
+inline void write_json(const json& v, std::string& out) {
+  // A message's id, say, is appended as it is: a cursor pays for itself over longer texts.
+  switch (v.type()) {
+    case json::value_t::null: out += "null"sv; return;
+    case json::value_t::boolean: out += v.get<bool>() ? "true"sv : "false"sv; return;
+    case json::value_t::number_integer: return write_json_integer(v.get<std::int64_t>(), out);
+    case json::value_t::number_unsigned: return write_json_integer(v.get<std::uint64_t>(), out);
+    default: json_writer(out).value(v);
+  }
+}
 
 // Appends what write_json(jsonrpc::response(id, result), out) would, without building that message
 // (keys in the order a json object keeps them: sorted).

@@ -68,7 +68,8 @@ struct connection_settings {
 
 // What a connection reports to its owner. Every hook is called on the connection's strand.
 struct connection_hooks {
-  std::function<void(request, std::shared_ptr<exchange>)> on_request;
+  // The request lives in the connection's parser until the next one is read: copy what must outlive the call.
+  std::function<void(const request&, std::shared_ptr<exchange>)> on_request;
   std::function<void(int status)> on_status;      // every final status sent
   std::function<void(const void* conn)> on_closed;
   std::function<void(std::string_view)> log;
@@ -225,7 +226,8 @@ class connection : public std::enable_shared_from_this<connection> {
   // ---- reading -------------------------------------------------------------------------------
 
   void read() {
-    if (reading_ || closed_ || input_done_) return;
+    // (Not while requests are parsed from read_buffer_: on_read reads again once they are.)
+    if (reading_ || closed_ || input_done_ || parsing_read_buffer_) return;
     if (current_ && pending_.size() >= settings_.limits.max_pending_input) return;  // resumed when the response ends
     reading_ = true;
     auto on_read = [self = shared_from_this()](asio::error_code ec, std::size_t n) {
@@ -250,8 +252,18 @@ class connection : public std::enable_shared_from_this<connection> {
       if (streaming_) return close();  // the client left its stream
       return;  // half-close: the pending response still goes out
     }
-    pending_.append(read_buffer_.data(), n);
-    process();
+    if (pending_.empty()) {
+      // The usual case: requests parsed where they were read, what waits behind the current one
+      // (pipelined bytes) kept in pending_.
+      std::string_view fresh(read_buffer_.data(), n);
+      parsing_read_buffer_ = true;
+      process(fresh);
+      parsing_read_buffer_ = false;
+      if (!fresh.empty() && !closed_) pending_.append(fresh.data(), fresh.size());
+    } else {
+      pending_.append(read_buffer_.data(), n);
+      process();
+    }
     read();
   }
 
@@ -261,24 +273,32 @@ class connection : public std::enable_shared_from_this<connection> {
   // pipelined request.
   void process() {
     if (processing_) return;
+    std::string_view input = pending_;
+    process(input);
+    pending_.erase(0, pending_.size() - input.size());
+  }
+
+  // The same over `input`, which it takes from the front as it parses.
+  void process(std::string_view& input) {
+    if (processing_) return;
     processing_ = true;
     struct done_processing {
       bool& flag;
       ~done_processing() { flag = false; }
     } reset{processing_};
     while (!current_ && !closed_ && !close_after_write_) {
-      if (pending_.empty()) {
+      if (input.empty()) {
         if (input_done_) return finish_or_close();
         if (!request_started_) arm_timer(settings_.idle_timeout, timer_kind::idle);
         return;
       }
       std::size_t used = 0;
-      const auto result = parser_.feed(pending_, used);
-      pending_.erase(0, used);
+      const auto result = parser_.feed(input, used);
+      input.remove_prefix(used);
       if (result == request_parser::result::complete) {
         parser_.take_continue();  // the body is already here: no 100 Continue needed
         request_started_ = false;
-        dispatch(parser_.take_request());
+        dispatch(parser_.completed());
         continue;
       }
       if (result == request_parser::result::error) {
@@ -294,7 +314,7 @@ class connection : public std::enable_shared_from_this<connection> {
     }
   }
 
-  void dispatch(request req) {
+  void dispatch(const request& req) {
     cancel_timer();
     keep_alive_ = req.keep_alive();
     minor_version_ = req.minor_version;
@@ -302,7 +322,7 @@ class connection : public std::enable_shared_from_this<connection> {
     current_ = std::make_shared<connection_exchange>(weak_from_this(), strand_);
     auto ex = current_;
     try {
-      hooks_.on_request(std::move(req), ex);
+      hooks_.on_request(req, ex);
     } catch (const std::exception& e) {
       report(std::string("http request handler failed: ") + e.what());
       response r;
@@ -550,6 +570,7 @@ class connection : public std::enable_shared_from_this<connection> {
   bool lingering_ = false;
   bool closed_ = false;
   bool processing_ = false;
+  bool parsing_read_buffer_ = false;  // process() is reading requests from read_buffer_
 };
 
 // On the connection's strand already (a handler that answers while its request is dispatched),

@@ -119,6 +119,9 @@ class request_parser {
   // The request that the last feed() completed. Moves it out: call once per complete, before the
   // next feed(), which starts a new request.
   request take_request() { return std::move(request_); }
+  // The same, left where it is, until the next feed(): the next request is read into its storage,
+  // so a connection's requests cost no allocation once the first has grown it.
+  const request& completed() const noexcept { return request_; }
 
   // The request being parsed. After the headers are in (has_headers()), method, target and
   // headers are final, e.g. for an early 404 or auth check before the body arrives.
@@ -143,6 +146,8 @@ class request_parser {
   // Chunk-size lines with extensions longer than this are refused (400); real clients send a few
   // hex digits.
   static constexpr std::size_t max_chunk_line = 4096;
+  // A body's storage kept for the next request up to this; a larger one is let go.
+  static constexpr std::size_t kept_body_capacity = 64 * 1024;
 
  private:
   enum class state {
@@ -162,7 +167,14 @@ class request_parser {
 
   void start_next() {
     state_ = state::request_line;
-    request_ = request{};
+    // Cleared in place, keeping the storage, but not a large body's.
+    request_.method.clear();
+    request_.target.clear();
+    request_.minor_version = 1;
+    if (request_.headers.empty()) request_.headers.reserve(12, 512);  // a request's usual fields
+    request_.headers.clear();
+    if (request_.body.capacity() > kept_body_capacity) std::string().swap(request_.body);
+    request_.body.clear();
     line_.clear();
     skipped_bytes_ = 0;
     header_bytes_ = 0;
@@ -312,12 +324,22 @@ class request_parser {
 
   void end_of_headers() {
     const auto& h = request_.headers;
-    const std::size_t hosts = h.count("Host");
+    // The framing fields, found in one pass over the names (by length first).
+    std::size_t hosts = 0;
+    bool has_te = false, has_cl = false;
+    std::optional<std::string_view> expect;
+    for (const header_field f : h) {
+      switch (f.name.size()) {
+        case 4: hosts += iequals(f.name, "Host"); break;
+        case 6: if (!expect && iequals(f.name, "Expect")) expect = f.value; break;
+        case 14: has_cl = has_cl || iequals(f.name, "Content-Length"); break;
+        case 17: has_te = has_te || iequals(f.name, "Transfer-Encoding"); break;
+        default: break;
+      }
+    }
     if (hosts > 1) return fail(400, "more than one Host header");
     if (hosts == 0 && request_.minor_version >= 1) return fail(400, "missing Host header");
 
-    const bool has_te = h.contains("Transfer-Encoding");
-    const bool has_cl = h.contains("Content-Length");
     if (has_te) {
       if (has_cl) return fail(400, "both Content-Length and Transfer-Encoding");
       if (request_.minor_version == 0) return fail(400, "Transfer-Encoding in an HTTP/1.0 request");
@@ -353,10 +375,8 @@ class request_parser {
     } else {
       state_ = state::done;  // a request without either has no body (RFC 9112 §6.3)
     }
-    if (state_ != state::done && request_.minor_version >= 1) {
-      const auto expect = h.get("Expect");
+    if (state_ != state::done && request_.minor_version >= 1)
       continue_pending_ = expect && iequals(*expect, "100-continue");
-    }
   }
 
   // 1*DIGIT; a value too big for size_t saturates (it is over any limit anyway).

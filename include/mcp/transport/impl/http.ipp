@@ -87,7 +87,7 @@ class listener_impl : public std::enable_shared_from_this<listener_impl> {
   // Hooks hold the listener weakly: a connection may outlive it on the caller's loop.
   void start() {
     std::weak_ptr<listener_impl> weak = weak_from_this();
-    hooks_.on_request = [weak](request req, std::shared_ptr<exchange> ex) {
+    hooks_.on_request = [weak](const request& req, std::shared_ptr<exchange> ex) {
       if (auto self = weak.lock()) self->handler_.impl_->handle(req, ex);
     };
     hooks_.on_status = [weak](int status) {
