@@ -998,6 +998,19 @@ TEST_CASE("http: Host parsing and the loopback check", "[http]") {
   CHECK_FALSE(http::is_local_host_header("127.0.0.2"));
   CHECK_FALSE(http::is_local_host_header("[::2]"));
   CHECK_FALSE(http::is_local_host_header("localhost:99999"));
+
+  // The quick road for a local client's Host: true only where the whole check says so, and for
+  // the usual forms.
+  for (const char* h : {"localhost", "LOCALHOST:1", "127.0.0.1:8080", "[::1]:65535", "127.0.0.1:", "localhost:0"})
+    CHECK(http::is_plain_loopback_host(h));
+  std::mt19937 rng(11);
+  const std::vector<std::string> parts = {"localhost", "LocalHost", "127.0.0.1", "[::1]", ":", "8", "65535", "65536", "0",
+                                          "x", ".", "]", " ", "99999", "localhost.evil", "1"};
+  for (int i = 0; i < 100000; ++i) {
+    std::string v;
+    for (int k = 1 + static_cast<int>(rng() % 3); k > 0; --k) v += parts[rng() % parts.size()];
+    if (http::is_plain_loopback_host(v)) REQUIRE(http::is_local_host_header(v));
+  }
 }
 
 TEST_CASE("http: Origin parsing and the loopback check", "[http]") {

@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mcp {
@@ -24,8 +25,9 @@ inline bool permits(const identity* caller, const std::vector<std::string>& scop
 
 // The error for `what` (e.g. "the tool 'wipe'") when `caller` lacks one of `scopes`, else nullopt.
 inline std::optional<protocol_error> scope_refusal(const identity* caller, const std::vector<std::string>& scopes,
-                                                   const std::string& what) {
+                                                   std::string_view kind, std::string_view name) {
   if (permits(caller, scopes)) return std::nullopt;
+  const std::string what = "the " + std::string(kind) + " '" + std::string(name) + "'";  // only when refused
   const auto missing = caller->missing(scopes);
   std::string names;
   for (const auto& s : missing) names += (names.empty() ? "" : " ") + s;

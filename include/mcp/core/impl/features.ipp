@@ -160,9 +160,9 @@ MCP_DECL json server::list_resource_templates(const json& params, const identity
 MCP_DECL std::optional<protocol_error> server::resource_access(const std::string& uri, const identity* caller) const {
   std::shared_lock lock(registry_mutex_);
   for (const auto& r : resources_)
-    if (r->info.uri == uri) return detail::scope_refusal(caller, r->info.scopes, "the resource '" + uri + "'");
+    if (r->info.uri == uri) return detail::scope_refusal(caller, r->info.scopes, "resource", uri);
   for (const auto& t : templates_)
-    if (t->pattern.match(uri)) return detail::scope_refusal(caller, t->info.scopes, "the resource '" + uri + "'");
+    if (t->pattern.match(uri)) return detail::scope_refusal(caller, t->info.scopes, "resource", uri);
   return std::nullopt;
 }
 
@@ -184,7 +184,7 @@ MCP_DECL json server::read_resource(context& ctx, const json& params) const {
         }
   }
   if (const auto* scopes = fixed ? &fixed->info.scopes : family ? &family->info.scopes : nullptr)
-    if (auto refusal = detail::scope_refusal(ctx.caller(), *scopes, "the resource '" + uri + "'")) throw *refusal;
+    if (auto refusal = detail::scope_refusal(ctx.caller(), *scopes, "resource", uri)) throw *refusal;
   json contents;
   if (fixed)
     contents = fixed->read(uri, ctx);
@@ -236,7 +236,7 @@ MCP_DECL json server::get_prompt(context& ctx, const json& params) const {
   if (!prompt)
     throw protocol_error(error_code::invalid_params,
                          "Unknown prompt: '" + name + "'. Available prompts: " + (known.empty() ? "none" : known));
-  if (auto refusal = detail::scope_refusal(ctx.caller(), prompt->scopes, "the prompt '" + name + "'")) throw *refusal;
+  if (auto refusal = detail::scope_refusal(ctx.caller(), prompt->scopes, "prompt", name)) throw *refusal;
   return prompt->get(arguments, ctx);
 }
 

@@ -679,7 +679,7 @@ MCP_DECL std::optional<protocol_error> server::check_access(const message& m) co
   if (method == "tools/call") {
     if (!name) return std::nullopt;
     auto tool = find_tool(*name);
-    return tool ? detail::scope_refusal(caller, tool->def.scopes, "the tool '" + *name + "'") : std::nullopt;
+    return tool ? detail::scope_refusal(caller, tool->def.scopes, "tool", *name) : std::nullopt;
   }
   if (method == "resources/read" || method == "resources/subscribe") {
     const std::string* uri = param("uri");
@@ -706,7 +706,7 @@ MCP_DECL std::optional<protocol_error> server::check_access(const message& m) co
 MCP_DECL std::optional<protocol_error> server::prompt_access(const std::string& name, const identity* caller) const {
   std::shared_lock lock(registry_mutex_);
   for (const auto& p : prompts_)
-    if (p->name == name) return detail::scope_refusal(caller, p->scopes, "the prompt '" + name + "'");
+    if (p->name == name) return detail::scope_refusal(caller, p->scopes, "prompt", name);
   return std::nullopt;
 }
 
@@ -714,7 +714,7 @@ MCP_DECL std::optional<protocol_error> server::template_access(const std::string
   std::shared_lock lock(registry_mutex_);
   for (const auto& t : templates_)
     if (t->info.uri_template == uri_template)
-      return detail::scope_refusal(caller, t->info.scopes, "the resource template '" + uri_template + "'");
+      return detail::scope_refusal(caller, t->info.scopes, "resource template", uri_template);
   return std::nullopt;
 }
 
@@ -743,7 +743,7 @@ MCP_DECL void server::call_tool(context& ctx, detail::request_params& params, de
     throw protocol_error(error_code::invalid_params, "Unknown tool: '" + *name + "'. Available tools: " +
                                                          (known.empty() ? "none" : known));
   }
-  if (auto refusal = detail::scope_refusal(ctx.caller(), tool->def.scopes, "the tool '" + *name + "'")) throw *refusal;
+  if (auto refusal = detail::scope_refusal(ctx.caller(), tool->def.scopes, "tool", *name)) throw *refusal;
   // A tool that does not read the text (a runtime schema, a type the typed reader does not follow)
   // gets the arguments' tree built here, on the thread that runs the call. Built by the thread that
   // read the message instead (until 11-28), the tree counted as that thread's work on the line, so

@@ -357,7 +357,9 @@ class connection : public std::enable_shared_from_this<connection> {
     else if (r.headers.has_token("Connection", "close")) keep_alive_ = false;
     if (head_request_) r.body.clear();
     count(r.status);
-    queue(serialize(r));
+    wire_.clear();
+    serialize_to(r, wire_);
+    write_or_queue(wire_);
     finish_exchange();
   }
 
@@ -421,6 +423,19 @@ class connection : public std::enable_shared_from_this<connection> {
     if (!writing_) flush();
   }
 
+  // Writes `bytes` (a buffer the caller keeps) at once when nothing is queued before them, as far
+  // as the socket takes them; the rest is queued. A response usually goes whole: no copy, no
+  // allocation, no completion to schedule.
+  void write_or_queue(const std::string& bytes) {
+    if (closed_ || bytes.empty()) return;
+    if (writing_ || !queue_.empty() || tls_) return queue(bytes);
+    asio::error_code ec;
+    const std::size_t now = socket_.write_some(asio::buffer(bytes), ec);
+    if (ec == asio::error::would_block || ec == asio::error::try_again) ec = {};
+    if (ec) return close();
+    if (now < bytes.size()) queue(bytes.substr(now));
+  }
+
   void flush() {
     if (closed_) return;
     if (queue_.empty()) {
@@ -429,8 +444,8 @@ class connection : public std::enable_shared_from_this<connection> {
     }
     writing_ = true;
     in_flight_.swap(queue_);
-    std::vector<asio::const_buffer> buffers;
-    buffers.reserve(in_flight_.size());
+    std::vector<asio::const_buffer>& buffers = buffers_;
+    buffers.clear();
     std::size_t total = 0;
     for (const auto& s : in_flight_) {
       buffers.emplace_back(asio::buffer(s));
@@ -480,7 +495,7 @@ class connection : public std::enable_shared_from_this<connection> {
   // One deadline, one timer wait at a time. Moving the deadline later (as every keep-alive request
   // does) costs no timer operation: the wait fires at the old time and waits again for the rest.
   void arm_timer(std::chrono::milliseconds after, timer_kind kind) {
-    deadline_ = asio::steady_timer::clock_type::now() + after;
+    deadline_ = coarse_now() + after;  // every keep-alive request moves it: a coarse clock will do
     deadline_kind_ = kind;
     deadline_set_ = true;
     if (!timer_waiting_ || timer_.expiry() > deadline_) wait_for_deadline();
@@ -551,6 +566,8 @@ class connection : public std::enable_shared_from_this<connection> {
   std::string pending_;  // received, not yet parsed
   std::shared_ptr<connection_exchange> current_;
   std::vector<std::string> queue_, in_flight_;
+  std::vector<asio::const_buffer> buffers_;  // flush()'s, kept for the next
+  std::string wire_;                         // a whole response, serialized; kept for the next
   std::size_t queued_bytes_ = 0;
   std::uint64_t timer_generation_ = 0;
   asio::steady_timer::time_point deadline_;

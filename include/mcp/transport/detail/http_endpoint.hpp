@@ -27,7 +27,6 @@
 #include <sstream>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -76,34 +75,61 @@ class transport_stats {
 // ---- requests in flight ---------------------------------------------------------------------
 
 // The POSTs whose reply is still open, with the connection (core) each runs on: a graceful stop
-// waits for them and ends the listen streams among them. Threads: any.
+// waits for them and ends the listen streams among them. Each reply lists itself while it lives
+// (an entry inside it: nothing is allocated per request). Threads: any.
 class in_flight_table {
  public:
-  std::uint64_t add(std::shared_ptr<mcp::connection> core) {
-    std::lock_guard lock(mutex_);
-    live_.emplace(next_, std::move(core));
-    return next_++;
-  }
-  void remove(std::uint64_t key) {
-    std::lock_guard lock(mutex_);
-    live_.erase(key);
-  }
+  class entry {
+   public:
+    entry(std::shared_ptr<in_flight_table> table, std::weak_ptr<mcp::connection> core)
+        : table_(std::move(table)), core_(std::move(core)) {
+      if (table_) table_->link(this);
+    }
+    ~entry() {
+      if (table_) table_->unlink(this);
+    }
+    entry(const entry&) = delete;
+    entry& operator=(const entry&) = delete;
+
+   private:
+    friend class in_flight_table;
+    std::shared_ptr<in_flight_table> table_;  // the table may outlive the endpoint, as replies do
+    std::weak_ptr<mcp::connection> core_;
+    entry* prev_ = nullptr;
+    entry* next_ = nullptr;
+  };
+
   std::size_t size() const {
     std::lock_guard lock(mutex_);
-    return live_.size();
+    return count_;
   }
   std::vector<std::shared_ptr<mcp::connection>> cores() const {
     std::lock_guard lock(mutex_);
     std::vector<std::shared_ptr<mcp::connection>> out;
-    for (const auto& [key, core] : live_)
-      if (auto c = core.lock()) out.push_back(std::move(c));
+    for (const entry* e = head_; e; e = e->next_)
+      if (auto c = e->core_.lock()) out.push_back(std::move(c));
     return out;
   }
 
  private:
+  void link(entry* e) {
+    std::lock_guard lock(mutex_);
+    e->next_ = head_;
+    if (head_) head_->prev_ = e;
+    head_ = e;
+    ++count_;
+  }
+  void unlink(entry* e) {
+    std::lock_guard lock(mutex_);
+    if (e->prev_) e->prev_->next_ = e->next_;
+    else head_ = e->next_;
+    if (e->next_) e->next_->prev_ = e->prev_;
+    --count_;
+  }
+
   mutable std::mutex mutex_;
-  std::unordered_map<std::uint64_t, std::weak_ptr<mcp::connection>> live_;
-  std::uint64_t next_ = 0;
+  entry* head_ = nullptr;
+  std::size_t count_ = 0;
 };
 
 // ---- CORS --------------------------------------------------------------------------------------
@@ -195,14 +221,14 @@ class post_reply final : public outbound {
     std::optional<int> retry_ms;
     std::size_t replay_events = 256;
     header_map headers;                   // added to the response head
-    std::shared_ptr<void> in_flight;      // held until the reply is complete (endpoint::requests_in_flight)
+    std::shared_ptr<in_flight_table> in_flight;  // lists the reply while it lives (endpoint::requests_in_flight)
     // The endpoint's RFC 9728 metadata URL, named in a 403's challenge (empty: none). Outlived by it.
     const std::string* resource_metadata = nullptr;
     // A last look at a JSON reply before it goes: `error` is its "error" member, null for a result.
     std::function<void(const json* error, response& head)> on_json;
   };
 
-  explicit post_reply(setup s) : s_(std::move(s)) {}
+  explicit post_reply(setup s) : s_(std::move(s)), listed_(std::move(s_.in_flight), s_.core) {}
 
   ~post_reply() override {
     // No response will come (the request was cancelled or its session closed): end what was
@@ -279,7 +305,8 @@ class post_reply final : public outbound {
 
   void respond_json_locked(std::string body, const json* error) {
     response r = head();
-    r.headers.set("Content-Type", "application/json");
+    if (r.headers.empty()) r.headers.add("Content-Type", "application/json");
+    else r.headers.set("Content-Type", "application/json");
     r.body = std::move(body);
     if (s_.on_json) s_.on_json(error, r);
     if (error && error->is_object() && error->value("code", 0) == error_code::insufficient_scope)
@@ -305,6 +332,7 @@ class post_reply final : public outbound {
   }
 
   setup s_;
+  in_flight_table::entry listed_;
   std::mutex mutex_;
   state state_ = state::waiting;
   std::shared_ptr<event_stream> stream_;
@@ -487,6 +515,7 @@ class endpoint {
   bool host_allowed(const header_map& h) const {
     const auto host = h.get("Host");
     if (!host) return true;  // HTTP/1.0 without Host: no browser sends that
+    if (is_plain_loopback_host(*host)) return true;
     const auto parsed = parse_host(*host);
     if (!parsed) return false;
     if (is_loopback_host(parsed->host)) return true;
@@ -558,8 +587,7 @@ class endpoint {
   // The reply to one POST of requests, in flight for as long as it lives.
   std::shared_ptr<post_reply> reply_to(post_reply::setup setup) {
     setup.resource_metadata = &metadata_url_;
-    const std::uint64_t key = in_flight_->add(setup.core);
-    setup.in_flight = std::shared_ptr<void>(nullptr, [table = in_flight_, key](void*) { table->remove(key); });
+    setup.in_flight = in_flight_;
     return std::make_shared<post_reply>(std::move(setup));
   }
 

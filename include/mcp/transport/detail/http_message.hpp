@@ -14,6 +14,7 @@
 #pragma once
 
 #include <algorithm>
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -374,12 +375,17 @@ inline std::string_view continue_response() noexcept { return "HTTP/1.1 100 Cont
 namespace serialize_detail {
 
 inline void append_status_line(std::string& out, const response& r) {
+  if (r.status == 200 && r.reason.empty()) {  // nearly every answer
+    out += "HTTP/1.1 200 OK\r\n";
+    return;
+  }
   // A status outside 100..599 is a bug in the caller; say 500 rather than emit garbage.
   const int status = (r.status >= 100 && r.status <= 599) ? r.status : 500;
   std::string_view reason = (status == r.status) ? std::string_view(r.reason) : std::string_view{};
   if (reason.empty() || !is_field_value(reason)) reason = reason_phrase(status);
+  const char digits[3] = {char('0' + status / 100), char('0' + status / 10 % 10), char('0' + status % 10)};
   out += "HTTP/1.1 ";
-  out += std::to_string(status);
+  out.append(digits, 3);
   out += ' ';
   out += reason;
   out += "\r\n";
@@ -410,21 +416,26 @@ inline bool status_has_body(int status) noexcept {
 
 }  // namespace serialize_detail
 
-// A whole response: status line, headers, Content-Length, body.
-inline std::string serialize(const response& r) {
+// A whole response: status line, headers, Content-Length, body; appended to `out`.
+inline void serialize_to(const response& r, std::string& out) {
   namespace sd = serialize_detail;
-  std::string out;
-  out.reserve(128 + r.body.size());
+  out.reserve(out.size() + 128 + r.body.size());
   sd::append_status_line(out, r);
   sd::append_fields(out, r.headers, {"Content-Length", "Transfer-Encoding"});
   const int status = (r.status >= 100 && r.status <= 599) ? r.status : 500;
   if (sd::status_has_body(status)) {
-    sd::append_field(out, "Content-Length", std::to_string(r.body.size()));
+    char length[24];
+    const auto end = std::to_chars(length, length + sizeof length, r.body.size()).ptr;
+    sd::append_field(out, "Content-Length", std::string_view(length, static_cast<std::size_t>(end - length)));
     out += "\r\n";
     out += r.body;
   } else {
     out += "\r\n";
   }
+}
+inline std::string serialize(const response& r) {
+  std::string out;
+  serialize_to(r, out);
   return out;
 }
 
@@ -704,6 +715,25 @@ inline bool is_loopback_host(std::string_view host) noexcept {
 inline bool is_local_host_header(std::string_view host_value) {
   const auto hp = parse_host(host_value);
   return hp && is_loopback_host(hp->host);
+}
+
+// is_local_host_header for the Host a local client sends every time ("127.0.0.1:8080"), read
+// without parse_host (which lower-cases the name into a string of its own). False for anything it
+// does not read itself: then ask is_local_host_header.
+inline bool is_plain_loopback_host(std::string_view v) noexcept {
+  std::string_view rest;
+  if (v.size() >= 9 && iequals(v.substr(0, 9), "localhost")) rest = v.substr(9);
+  else if (v.size() >= 9 && v.substr(0, 9) == "127.0.0.1") rest = v.substr(9);
+  else if (v.size() >= 5 && v.substr(0, 5) == "[::1]") rest = v.substr(5);
+  else return false;
+  if (rest.empty()) return true;
+  if (rest.front() != ':' || rest.size() > 6) return false;
+  std::uint32_t port = 0;
+  for (char c : rest.substr(1)) {
+    if (!is_digit(c)) return false;
+    port = port * 10 + std::uint32_t(c - '0');
+  }
+  return port <= 65535;
 }
 
 inline bool is_local_origin(std::string_view origin_value) {

@@ -12,7 +12,9 @@
 #include <mcp/transport/http_types.hpp>
 #include <mcp/transport/transport.hpp>
 
+#include <atomic>
 #include <chrono>
+#include <ctime>
 #include <cstdint>
 #include <deque>
 #include <exception>
@@ -193,6 +195,18 @@ class stream_outbound final : public outbound {
   std::shared_ptr<event_stream> stream_;
 };
 
+// steady_clock's time to within a few milliseconds, read more cheaply where the system has such a
+// clock (Linux: CLOCK_MONOTONIC_COARSE, the same clock as steady_clock's at a coarser step).
+inline std::chrono::steady_clock::time_point coarse_now() {
+#if defined(CLOCK_MONOTONIC_COARSE) && defined(__linux__)
+  timespec ts{};
+  if (::clock_gettime(CLOCK_MONOTONIC_COARSE, &ts) == 0)
+    return std::chrono::steady_clock::time_point(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::seconds(ts.tv_sec) + std::chrono::nanoseconds(ts.tv_nsec)));
+#endif
+  return std::chrono::steady_clock::now();
+}
+
 // The HTTP side of one MCP session.
 class http_session {
  public:
@@ -210,7 +224,7 @@ class http_session {
         events_(std::move(events)),
         standalone_(std::make_shared<event_stream>("g", replay_events)),
         core_(std::make_shared<mcp::connection>(srv, std::make_shared<stream_outbound>(standalone_), std::move(run))),
-        last_used_(clock::now()) {}
+        last_used_(clock::now().time_since_epoch().count()) {}
 
   const std::string& id() const noexcept { return id_; }
   const std::string& owner() const noexcept { return owner_; }
@@ -254,16 +268,14 @@ class http_session {
     return it == streams_.end() ? nullptr : it->second;
   }
 
-  void touch() {
-    std::lock_guard lock(mutex_);
-    last_used_ = clock::now();
-  }
+  // Every request of the session: no lock, and the clock read coarsely (idle expiry counts minutes).
+  void touch() { last_used_.store(coarse_now().time_since_epoch().count(), std::memory_order_relaxed); }
 
   // Unused since `cutoff`: nothing in flight, no client on any of its streams.
   bool idle_since(clock::time_point cutoff) {
     if (core_->requests_in_flight() > 0 || standalone_->attached()) return false;
     std::lock_guard lock(mutex_);
-    if (last_used_ > cutoff) return false;
+    if (clock::time_point(clock::duration(last_used_.load(std::memory_order_relaxed))) > cutoff) return false;
     for (const auto& [id, s] : streams_)
       if (s->attached()) return false;
     return true;
@@ -302,7 +314,7 @@ class http_session {
   std::mutex mutex_;
   std::map<std::uint64_t, std::shared_ptr<event_stream>> streams_;  // by number: oldest first
   std::uint64_t stream_count_ = 0;
-  clock::time_point last_used_;
+  std::atomic<clock::rep> last_used_;  // a clock::time_point's count
 };
 
 // 128 random bits from the OS, as 32 lowercase hex digits: visible ASCII, unguessable.
