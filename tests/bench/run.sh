@@ -51,10 +51,19 @@ fi
 
 # --- tools: the full run installs what is missing; the smoke run never installs anything -----------
 if [ $smoke = 0 ]; then
+  # The build packages come the same way as for tests/run.sh, so a fresh machine needs nothing first.
+  if [ -z "$server" ] || [ -z "$driver" ]; then
+    # shellcheck disable=SC1091  # cmake/prepare.sh, found from the repository root at run time
+    . "$repo/cmake/prepare.sh"
+    # shellcheck disable=SC2086
+    mcp_install $MCP_BUILD_PACKAGES
+  fi
   missing=
   for pkg in wrk hyperfine gnuplot-nox time; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || missing="$missing $pkg"
   done
+  # The TypeScript peer's node: any node with npm will do (one from elsewhere is left alone).
+  { has node && has npm; } || missing="$missing nodejs npm"
   if [ -n "$missing" ]; then
     say "installing$missing with apt-get"
     sudo=
