@@ -37,6 +37,16 @@ struct plain_order {
 };
 MCP_STRUCT(plain_order, (customer, "Customer", mcp::min_length(1)), (lines, "Lines", mcp::max_items(4)), (at, "Where"),
            (tags, "Tags", mcp::default_value(std::vector<tag>{})), (accent, "Accent"), (rush, "Rush", mcp::default_value(false)));
+// The same shape declared with MCP_STRUCT_DEF, whose every member is a field: an object read into
+// again is made fresh in place (typed_reader), where plain_order's is remade and its storage swapped back.
+MCP_STRUCT_DEF(def_line, (std::string, sku, "SKU", mcp::pattern("^[A-Z]{3}-[0-9]{4}$")),
+               (int, qty, "Quantity", mcp::minimum(1), mcp::maximum(1000), mcp::default_value(1)),
+               (std::vector<std::string>, tags, "Tags", mcp::max_items(8), mcp::default_value(std::vector<std::string>{"none"})));
+MCP_STRUCT_DEF(def_order, (std::string, customer, "Customer", mcp::min_length(1)),
+               (std::vector<def_line>, lines, "Lines", mcp::max_items(4)), (std::optional<point>, at, "Where"),
+               (def_line, first, "First", mcp::default_value(def_line{"AAA-0000", 2, {"x"}})),
+               (std::vector<tag>, tags, "Tags", mcp::default_value(std::vector<tag>{})), (std::optional<color>, accent, "Accent"),
+               (bool, rush, "Rush", mcp::default_value(false)));
 }  // namespace fz
 
 namespace {
@@ -89,20 +99,22 @@ void hunt_disagreements(const std::uint8_t* data, std::size_t size) {
 }  // namespace
 
 // The bytes as a typed tool's arguments text, down both roads.
-void compare_roads(const std::uint8_t* data, std::size_t size) {
-  static const auto reader =
-      mcp::detail::typed_reader<fz::plain_order>::make(mcp::detail::validator_for<fz::plain_order>().fast_path());
-  if (!reader) disagree("the text road does not follow plain_order", nullptr, "");
+template <class T>
+void compare_roads(const char* name, const std::uint8_t* data, std::size_t size) {
+  static const auto reader = mcp::detail::typed_reader<T>::make(mcp::detail::validator_for<T>().fast_path());
+  if (!reader) disagree("the text road does not follow a type", nullptr, name);
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   for (std::size_t depth : {126, 3}) {
     const auto o = typed_roads::compare(*reader, text, depth);
-    if (!o.disagreement.empty()) disagree("the text and tree roads disagree", nullptr, o.disagreement + "\ntext: " + std::string(text));
+    if (!o.disagreement.empty())
+      disagree("the text and tree roads disagree", nullptr, std::string(name) + ": " + o.disagreement + "\ntext: " + std::string(text));
   }
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   hunt_disagreements(data, size);
-  compare_roads(data, size);
+  compare_roads<fz::plain_order>("plain_order", data, size);
+  compare_roads<fz::def_order>("def_order", data, size);
   static const mcp::validator v(mcp::schema_of<fz::rich>());
   mcp::json args = mcp::json::parse(data, data + size, nullptr, false);
   if (args.is_discarded()) return 0;

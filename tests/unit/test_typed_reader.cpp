@@ -92,6 +92,27 @@ struct narrow {
 };
 MCP_STRUCT(narrow, (n, "N"), (u, "U"), (w, "W"));
 
+// The same kinds of field declared with MCP_STRUCT_DEF, whose every member is a field: an object
+// read into again is made fresh in place (no member moved or swapped), its absent fields copied
+// from a fresh one.
+MCP_STRUCT_DEF(point_def, (double, x, "X", mcp::minimum(-1000), mcp::maximum(1000)), (double, y, "Y", mcp::default_value(-1.0)));
+MCP_STRUCT_DEF(plain_def, (std::string, title, "Title", mcp::min_length(1), mcp::max_length(12)),
+               (std::optional<std::string>, nickname, "Nickname", mcp::max_length(3)),
+               (std::string, email, "Mail", mcp::format("email"), mcp::default_value("a@b.c")),
+               (std::int64_t, step, "Step", mcp::multiple_of(5), mcp::exclusive_maximum(100), mcp::default_value(0)),
+               (std::uint8_t, level, "Level", mcp::default_value(3)), (double, ratio, "Ratio", mcp::exclusive_minimum(0),
+                                                                      mcp::maximum(1), mcp::default_value(0.5)),
+               (bool, flag, "Flag", mcp::default_value(true)), (priority, prio, "Priority", mcp::default_value(priority::high)),
+               (std::optional<priority>, accent, "Accent"), (point_def, origin, "Origin", mcp::default_value(point_def{1, 2})),
+               (std::vector<point_def>, path, "Path", mcp::max_items(3), mcp::default_value(std::vector<point_def>{{3, 4}})),
+               (std::vector<std::optional<int>>, holes, "Holes", mcp::default_value(std::vector<std::optional<int>>{})),
+               (std::optional<std::vector<std::string>>, aliases, "Aliases", mcp::min_items(1)),
+               (std::vector<std::vector<int>>, grid, "Grid", mcp::min_items(1), mcp::default_value(std::vector<std::vector<int>>{{0}})));
+MCP_STRUCT_DEF(item_def, (std::string, sku, "SKU", mcp::pattern("^[A-Z]{3}-[0-9]{4}$")),
+               (int, qty, "Quantity", mcp::minimum(1), mcp::maximum(1000)), (priority, prio, "Priority", mcp::json_name("priority")),
+               (std::vector<std::string>, tags, "Tags", mcp::max_items(8)));
+MCP_STRUCT_DEF(order_def, (std::string, customer, "Customer"), (std::vector<item_def>, items, "Items"));
+
 // Types it does not follow: the tool keeps the tree road alone.
 struct node {
   std::string name;
@@ -224,6 +245,8 @@ TEST_CASE("typed reader: the text road accepts exactly what the tree road accept
   check_roads<tr::item>(2024, 600, {{"sku", "ABC-1234"}, {"qty", 1}, {"priority", "low"}, {"tags", json::array()}});
   check_roads<tr::plain>(20261126, 600, {{"title", "t"}});
   check_roads<tr::counts>(20261127, 600, {{"small", 0}});
+  check_roads<tr::plain_def>(20261205, 600, {{"title", "t"}});
+  check_roads<tr::order_def>(2412, 600, {{"customer", "c"}, {"items", json::array()}});
 }
 
 TEST_CASE("typed reader: corner cases of the text, each as the tree road decides them", "[typed-reader]") {
@@ -328,6 +351,50 @@ TEST_CASE("typed reader: read into an object that held an earlier value, it ends
   tr::marked_order fresh_big;
   REQUIRE(reader.read(big, depth_limit, fresh_big));
   CHECK(mcp::encode(reused) == mcp::encode(fresh_big));
+}
+
+TEST_CASE("typed reader: an MCP_STRUCT_DEF object read into again is made fresh in place", "[typed-reader]") {
+  const auto& reader = reader_for<tr::plain_def>();
+  const char* full = R"({"title":"a title","nickname":"nn","email":"x@y.z","step":-5,"level":9,"ratio":0.25,)"
+                     R"("flag":false,"prio":"low","accent":"normal","origin":{"x":5,"y":6},)"
+                     R"("path":[{"x":1},{"x":2,"y":2},{"x":3,"y":3}],"holes":[1,null,3],"aliases":["p","q"],)"
+                     R"("grid":[[1,2,3],[4,5,6]]})";
+  const char* sparse = R"({"path":[{"x":7}],"grid":[[8]],"title":"t"})";
+  tr::plain_def reused;
+  REQUIRE(reader.read(full, depth_limit, reused));
+  const std::vector<int>* grid_storage = reused.grid.data();
+  const int* row_storage = reused.grid[0].data();
+  REQUIRE(reader.read(sparse, depth_limit, reused));
+  // Every field left out is as a fresh object has it: declared defaults, and none for optionals.
+  const tr::plain_def fresh{};
+  CHECK_FALSE(reused.nickname.has_value());
+  CHECK(reused.email == fresh.email);
+  CHECK(reused.step == 0);
+  CHECK(reused.level == 3);
+  CHECK(reused.ratio == 0.5);
+  CHECK(reused.flag);
+  CHECK(reused.prio == tr::priority::high);
+  CHECK_FALSE(reused.accent.has_value());
+  CHECK(reused.origin.x == 1);
+  CHECK(reused.origin.y == 2);
+  CHECK_FALSE(reused.aliases.has_value());
+  CHECK(reused.holes.empty());
+  // Fields read over what they held: an item's absent member takes its default, the rest is cut.
+  REQUIRE(reused.path.size() == 1);
+  CHECK(reused.path[0].x == 7);
+  CHECK(reused.path[0].y == -1);
+  CHECK(reused.grid == std::vector<std::vector<int>>{{8}});
+  CHECK(reused.grid.data() == grid_storage);  // the storage came back, not made anew
+  CHECK(reused.grid[0].data() == row_storage);
+  tr::plain_def once;
+  REQUIRE(reader.read(sparse, depth_limit, once));
+  CHECK(mcp::encode(reused) == mcp::encode(once));
+  // A read that gave up halfway leaves an object that reads the next text as a fresh one does.
+  CHECK_FALSE(reader.read(R"({"title":"t","path":[{"x":1},{"x":"no"}]})", depth_limit, reused));
+  REQUIRE(reader.read(full, depth_limit, reused));
+  tr::plain_def once_full;
+  REQUIRE(reader.read(full, depth_limit, once_full));
+  CHECK(mcp::encode(reused) == mcp::encode(once_full));
 }
 
 TEST_CASE("typed reader: a tool keeps a few argument objects between calls, within a budget of text",

@@ -81,6 +81,9 @@
   struct T {                                                                            \
     MCP_DETAIL_FOR_EACH_SEQ(MCP_DETAIL_DEF_MEMBER, T, __VA_ARGS__)                      \
   };                                                                                    \
+  inline constexpr bool mcp_reflect_every_member(::mcp::detail::type_tag<T>) noexcept { \
+    return true;                                                                        \
+  }                                                                                     \
   MCP_DETAIL_STRUCT_HOOKS(T, MCP_DETAIL_FOR_EACH_SEQ(MCP_DETAIL_DEF_CHECK, T, __VA_ARGS__), \
                           MCP_DETAIL_FOR_EACH_SEQ(MCP_DETAIL_DEF_ELICIT_CHECK, T, __VA_ARGS__), \
                           (MCP_DETAIL_FOR_EACH(MCP_DETAIL_DEF_STATIC_NAME, T, __VA_ARGS__)), \

@@ -30,6 +30,13 @@ struct has_struct_hook : std::false_type {};
 template <class T>
 struct has_struct_hook<T, std::void_t<decltype(mcp_reflect_name(type_tag<T>{}))>> : std::true_type {};
 
+// MCP_STRUCT_DEF's own hook: every member of T is one of its fields (the macro declared them all).
+// MCP_STRUCT maps a struct declared elsewhere, which may hold members it does not name.
+template <class T, class = void>
+struct has_every_member_hook : std::false_type {};
+template <class T>
+struct has_every_member_hook<T, std::void_t<decltype(mcp_reflect_every_member(type_tag<T>{}))>> : std::true_type {};
+
 template <class T, class = void>
 struct has_enum_hook : std::false_type {};
 template <class T>

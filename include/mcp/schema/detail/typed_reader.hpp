@@ -22,8 +22,13 @@
 // for the next call): what it reads is what a fresh object would get, members outside MCP_STRUCT
 // included, while strings and lists keep their storage. With a list of items that each hold a list
 // this saves an allocation per item, which was the largest cost of a call after the reading itself
-// (glibc keeps only seven freed blocks of a size per thread; tests/bench/README.md). The same tests
-// read every text into a fresh object and into one that held the text before, and compare.
+// (glibc keeps only seven freed blocks of a size per thread; tests/bench/README.md). A struct of
+// MCP_STRUCT_DEF, whose every member is a field, is made fresh in place: each field read overwrites
+// what its member held, and one the text leaves out is copied from a fresh struct. A struct of
+// MCP_STRUCT may hold members it does not name, so it is remade whole and its fields' storage
+// swapped back, which costs about a third more per order line (libstdc++'s string moves and swaps
+// are out of line). The same tests read every text into a fresh object and into one that held the
+// text before, and compare.
 #pragma once
 
 #include <mcp/json/detail/reader.hpp>
@@ -236,10 +241,13 @@ class typed_reader {
       return n >= p.min_items;
     } else if constexpr (is_reflected_v<U> && !has_json_type_v<U>) {
       if (!enter(in, '{', depth)) return false;
-      // Reused: `out` becomes a fresh U (so members outside MCP_STRUCT are as new), and each field
-      // read below takes its old storage back first.
+      // Reused, where every member is a field (MCP_STRUCT_DEF): a field read overwrites all the
+      // member held, and an absent one is copied from a fresh U below, so `out` is made fresh in
+      // place. Otherwise `out` becomes a fresh U (so members outside MCP_STRUCT are as new), and
+      // each field read below takes its old storage back first.
+      constexpr bool in_place = has_every_member_hook<U>::value && std::is_copy_assignable_v<U>;
       std::optional<U> old;
-      if constexpr (refreshable_v<U>) {
+      if constexpr (refreshable_v<U> && !in_place) {
         if (reused) {
           old.emplace(std::move(out));
           out = U();
@@ -270,6 +278,8 @@ class typed_reader {
             if constexpr (is_optional<M>::value) {
               member.emplace();
               ok = value(in, *member, p.parts[index], depth + 1, held);
+            } else if constexpr (in_place) {
+              ok = value(in, member, p.parts[index], depth + 1, held, reused);
             } else {
               if constexpr (keeps_storage_v<M>)
                 if (old) std::swap(member, (*old).*f.member);
@@ -285,12 +295,21 @@ class typed_reader {
       for_each_field(fields, [&](const auto& f, auto index) {  // absent ones, as decode_struct does
         if (seen >> index & 1) return;
         if (p.parts[index].required) complete = false;
+        if constexpr (in_place)
+          if (reused) out.*f.member = fresh<U>().*f.member;
         std::apply([&](const auto&... c) { (assign_if_default(out.*f.member, c), ...); }, f.constraints);
       });
       return complete;
     } else {
       return false;
     }
+  }
+
+  // A U as made new, for the members a reused struct's text leaves out. Read only, from any thread.
+  template <class U>
+  static const U& fresh() {
+    static const U value = U();
+    return value;
   }
 
   // A scalar read into a held json, checked by its node and taken as decode_into takes it.
