@@ -387,6 +387,75 @@ TEST_CASE("http: refusals - missing and unknown sessions, versions, media types,
   }
 }
 
+MCP_STRUCT_DEF(sum_args, (int, a, "A"), (int, b, "B"));
+
+TEST_CASE("http: a tools/call whose arguments are not JSON is 400 with -32700 before every other answer, and never runs") {
+  // The endpoint only delimits a call's arguments (their brackets and strings) and checks them
+  // where the call runs: every answer must still be the one a whole read of the body gives.
+  served s;
+  std::atomic<int> runs{0};
+  s.srv.tool("sum", "Adds.", [&](const sum_args& in) {
+    ++runs;
+    return std::to_string(in.a + in.b);
+  });
+  s.srv.add_tool(make_tool("count", [&](const json&, mcp::context&) {
+    ++runs;
+    return text_result("counted");
+  }));
+  client c(s.port());
+  c.initialize();
+  auto send = [&](const std::string& body, const std::vector<header>& h) {
+    c.conn.send(http_request("POST", "/mcp", body, h));
+    return c.conn.read(5s);
+  };
+  auto call = [](const std::string& tool, const std::string& arguments, const std::string& id = "7") {
+    return R"({"jsonrpc":"2.0","id":)" + id + R"(,"method":"tools/call","params":{"name":")" + tool +
+           R"(","arguments":)" + arguments + "}}";
+  };
+  const json whole_read = body_json(send("{", c.headers()));  // a body that is not JSON at all
+  REQUIRE(whole_read["error"]["code"] == -32700);
+  auto is_parse_error = [&](const test::http_response& r) {
+    INFO(r.status << " " << r.body);
+    CHECK(r.status == 400);
+    CHECK(json::parse(r.body, nullptr, false) == whole_read);
+  };
+  const std::string broken[] = {R"({"a":1,"b":tru})", R"({"a":[1,],"b":2})", R"({"a":"x]","b":})", R"({"a":01,"b":2})"};
+  for (const std::string& args : broken) {
+    INFO(args);
+    is_parse_error(send(call("sum", args), c.headers()));    // a typed tool: its read is the check
+    is_parse_error(send(call("count", args), c.headers()));  // a tool that takes the tree
+  }
+  const std::string bad = call("sum", broken[0]);
+  auto without = [&](const std::string& name) {
+    auto h = c.headers();
+    for (auto it = h.begin(); it != h.end();)
+      it = it->name == name ? h.erase(it) : it + 1;
+    return h;
+  };
+  auto with = [&](const std::string& name, const std::string& value) {
+    auto h = without(name);
+    h.push_back({name, value});
+    return h;
+  };
+  is_parse_error(send(bad, without("Mcp-Session-Id")));                                 // else 400, the header
+  is_parse_error(send(bad, with("Mcp-Session-Id", "00000000000000000000000000000000")));  // else 404
+  is_parse_error(send(bad, with("MCP-Protocol-Version", "1999-01-01")));                // else 400, the version
+  is_parse_error(send(R"({"jsonrpc":"2.0","method":"tools/call","params":{"name":"sum","arguments":)" + broken[0] + "}}",
+                      c.headers()));  // a notification: else 202
+  // A 2026-07-28 request (no session: every request stands alone).
+  const std::string modern = R"({"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"sum","arguments":)" +
+                             broken[0] + R"(,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",)" +
+                             R"("io.modelcontextprotocol/clientCapabilities":{}}}})";
+  is_parse_error(send(modern, with("MCP-Protocol-Version", "2026-07-28")));
+  CHECK(runs == 0);
+  // The same calls with their arguments mended run, and answer 200.
+  auto fine = send(call("sum", R"({"a":1,"b":2})"), c.headers());
+  CHECK(fine.status == 200);
+  CHECK(body_json(fine)["result"]["content"][0]["text"] == "3");
+  CHECK(send(call("count", R"({"a":1})"), c.headers()).status == 200);
+  CHECK(runs == 2);
+}
+
 TEST_CASE("http: Origin and Host checks answer 403; loopback and listed names pass") {
   mcp::http::options o;
   o.allowed_origins = {"https://app.example"};

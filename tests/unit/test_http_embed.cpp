@@ -538,6 +538,7 @@ TEST_CASE("http listener: shutdown() lets a running call answer, refuses new req
   busy.send(test::http_request("POST", "/mcp",
                                rpc(2, "tools/call", {{"name", "nap"}, {"arguments", {{"ms", 600}}}}).dump(), h));
   test::http_connection late(listener.port());  // open before the shutdown: the acceptor closes
+  test::http_connection broken(listener.port());
   std::this_thread::sleep_for(150ms);           // the nap is running
 
   listener.listener().shutdown(10s);
@@ -547,6 +548,12 @@ TEST_CASE("http listener: shutdown() lets a running call answer, refuses new req
   CHECK(refused.status == 503);
   CHECK(refused.body.find("shutting down") != std::string::npos);
   CHECK(refused.header("Retry-After"));
+  // A call whose arguments are not JSON is that first, as when its body is read whole.
+  broken.send(test::http_request(
+      "POST", "/mcp", R"({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"nap","arguments":{"ms":tru}}})", h));
+  auto not_json = broken.read(5s);
+  CHECK(not_json.status == 400);
+  CHECK(not_json.body.find("-32700") != std::string::npos);
 
   auto answered = busy.read(5s);
   CHECK(answered.status == 200);

@@ -46,9 +46,9 @@ class message {
   // strings) and checked when the call runs, on the thread that runs it, where a typed tool's
   // reader makes the check and the read one pass (`decoder` is then not used here). A message
   // with such arguments that is refused before it runs is checked first, so every text answers
-  // as when read whole: what is not JSON gets -32700 with id null, and its call never runs. Only
-  // for a transport whose client can take that answer at any time (stdio; not HTTP, whose
-  // response to a request must carry its id); and params() of such a message is not checked.
+  // as when read whole: what is not JSON gets -32700 with id null, and its call never runs. A
+  // transport that refuses messages itself (HTTP: a session, a header) calls check_arguments()
+  // before it does. params() of such a message is not checked.
   enum class arguments_check { with_message, when_run };
   static message read(std::string_view text, std::size_t max_depth = detail::default_max_json_depth,
                       const detail::arguments_decoder* decoder = nullptr,
@@ -60,6 +60,13 @@ class message {
   // received, and answered on the request's own channel.
   bool readable() const { return refusal_.is_null(); }
   const json& refusal() const { return refusal_; }
+  // For a message read with arguments_check::when_run that its transport answers before the core
+  // does: checks its arguments now, as a whole read would have. False when they are not JSON (or
+  // it was not readable): it is then not readable, refusal() the -32700 of a whole read.
+  bool check_arguments() {
+    if (readable() && !params_.check_arguments(nullptr)) refusal_ = parse_error();
+    return readable();
+  }
 
   bool is_request() const { return readable() && has_method_ && has_id_; }       // "method" and "id"
   bool is_notification() const { return readable() && has_method_ && !has_id_; }  // "method", no "id"

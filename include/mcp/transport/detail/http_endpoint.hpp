@@ -308,6 +308,9 @@ class post_reply final : public outbound {
     if (r.headers.empty()) r.headers.add("Content-Type", "application/json");
     else r.headers.set("Content-Type", "application/json");
     r.body = std::move(body);
+    // Arguments checked where the call runs (endpoint::post) that are not JSON: 400, as for a body
+    // found not JSON when read.
+    if (error && error->is_object() && error->value("code", 0) == error_code::parse_error) r.status = 400;
     if (s_.on_json) s_.on_json(error, r);
     if (error && error->is_object() && error->value("code", 0) == error_code::insufficient_scope)
       insufficient_scope_head(*error, s_.resource_metadata ? *s_.resource_metadata : std::string(), r);
@@ -603,14 +606,18 @@ class endpoint {
   }
 
   // The MCP-Protocol-Version header: absent is fine (2025-03-26 is assumed), any supported version
-  // is fine (not only the negotiated one: clients send others), anything else is 400.
-  bool version_ok(const request& req, const std::shared_ptr<exchange>& ex, std::optional<std::string>& header) {
+  // is fine (not only the negotiated one: clients send others), anything else is 400. Before a
+  // refusal, `answered_first()` may answer instead (true when it did): see post().
+  template <class AnsweredFirst>
+  bool version_ok(const request& req, const std::shared_ptr<exchange>& ex, std::optional<std::string>& header,
+                  AnsweredFirst&& answered_first) {
     const auto v = req.headers.get("MCP-Protocol-Version");
     if (!v) return true;
     if (is_supported_protocol_version(*v)) {
       header = std::string(*v);
       return true;
     }
+    if (answered_first()) return false;
     std::string supported;
     for (auto known : protocol_versions) supported += (supported.empty() ? "" : ", ") + std::string(known);
     ex->respond(rpc_error_response(400, -32000,
@@ -622,18 +629,21 @@ class endpoint {
   // The session a request names: 400 without the header, 404 when unknown or ended, or when it is
   // another caller's (a session is bound to the subject that opened it, so a leaked id is no use
   // to anyone else; its existence is not told).
+  // `answered_first` as version_ok's.
+  template <class AnsweredFirst>
   std::shared_ptr<http_session> named_session(const request& req, const std::shared_ptr<exchange>& ex,
-                                              const identity* caller) {
+                                              const identity* caller, AnsweredFirst&& answered_first) {
     const auto id = req.headers.get("Mcp-Session-Id");
     if (!id) {
-      ex->respond(rpc_error_response(400, -32000, "Bad Request: Mcp-Session-Id header is required"));
+      if (!answered_first()) ex->respond(rpc_error_response(400, -32000, "Bad Request: Mcp-Session-Id header is required"));
       return nullptr;
     }
     auto s = sessions_.find(*id);
     if (s && !s->owner().empty() && (!caller || caller->subject != s->owner())) s = nullptr;
-    if (!s) ex->respond(rpc_error_response(404, -32001, "Session not found"));
+    if (!s && !answered_first()) ex->respond(rpc_error_response(404, -32001, "Session not found"));
     return s;
   }
+  static bool answered_nothing() { return false; }
 
   // ---- POST: one JSON-RPC message ----
 
@@ -646,17 +656,34 @@ class endpoint {
     if (!content_type || !is_json_content_type(*content_type))
       return ex->respond(
           rpc_error_response(415, -32000, "Unsupported Media Type: Content-Type must be application/json"));
-    message in = message::read(req.body, srv_.options().max_json_depth);
+    // A tools/call's arguments are only delimited here and checked where the call runs, where a
+    // typed tool's read of them is the check (as on stdio's shared road): checked here as well,
+    // they cost this io thread a third of a call with 10,000 order lines. Whatever this endpoint
+    // answers before the core does checks them first (not_json), so that every body answers as
+    // when read whole: what is not JSON is 400 with -32700, whatever else is wrong with it.
+    message in = message::read(req.body, srv_.options().max_json_depth, nullptr, message::arguments_check::when_run);
+    auto not_json = [&] {
+      if (in.check_arguments()) return false;
+      ex->respond(json_response(400, in.refusal()));
+      return true;
+    };
     if (!in.readable()) return ex->respond(json_response(400, in.refusal()));
-    if (draining_ && in.is_request()) return refuse_draining(ex);  // answers to running calls still count
+    if (draining_ && in.is_request()) {  // answers to running calls still count
+      if (!not_json()) refuse_draining(ex);
+      return;
+    }
     if (caller) in.set_caller(std::move(caller));
     // W3C trace context: handlers see it when params._meta carries none (context::trace).
     if (auto traceparent = req.headers.get("traceparent"))
       in.set_trace_headers(*traceparent, req.headers.get("tracestate").value_or(std::string_view()));
-    if (srv_.options().serve_stateless && is_stateless_era(req, in)) return post_stateless_era(req, ex, std::move(in));
+    // The 2026-07-28 checks read the arguments of a tool whose headers carry some: checked first.
+    if (srv_.options().serve_stateless && is_stateless_era(req, in)) {
+      if (!not_json()) post_stateless_era(req, ex, std::move(in));
+      return;
+    }
 
     std::optional<std::string> version;
-    if (!version_ok(req, ex, version)) return;
+    if (!version_ok(req, ex, version, not_json)) return;
 
     const bool is_initialize = in.is_request() && in.method() == "initialize";
     if (config_.stateless) return post_stateless(ex, std::move(in), is_initialize, version);
@@ -666,6 +693,7 @@ class endpoint {
     if (!req.headers.contains("Mcp-Session-Id") && is_initialize) {
       owner = sessions_.create(in.caller() ? in.caller()->subject : std::string());
       if (!owner) {
+        if (not_json()) return;
         response r = rpc_error_response(503, -32000, "Service Unavailable: too many sessions; try again later");
         r.headers.add("Retry-After", "5");
         return ex->respond(std::move(r));
@@ -676,7 +704,7 @@ class endpoint {
         else table->remove(id);
       };
     } else {
-      owner = named_session(req, ex, in.caller().get());
+      owner = named_session(req, ex, in.caller().get(), not_json);
       if (!owner) return;
     }
     owner->touch();
@@ -790,12 +818,12 @@ class endpoint {
     if (!parse_accept(req.headers).event_stream)
       return ex->respond(rpc_error_response(406, -32000, "Not Acceptable: Client must accept text/event-stream"));
     std::optional<std::string> version;
-    if (!version_ok(req, ex, version)) return;
+    if (!version_ok(req, ex, version, answered_nothing)) return;
     const auto last = last_event_id(req.headers);
     if (followers_ && last && last->first.front() == 'r' && req.headers.get("Mcp-Session-Id") &&
         !sessions_.find(*req.headers.get("Mcp-Session-Id")))
       return resume_elsewhere(req, ex, caller, *last);
-    auto owner = named_session(req, ex, caller);
+    auto owner = named_session(req, ex, caller, answered_nothing);
     if (!owner) return;
     owner->touch();
 
@@ -849,8 +877,8 @@ class endpoint {
 
   void remove(const request& req, const std::shared_ptr<exchange>& ex, const identity* caller) {
     std::optional<std::string> version;
-    if (!version_ok(req, ex, version)) return;
-    auto owner = named_session(req, ex, caller);
+    if (!version_ok(req, ex, version, answered_nothing)) return;
+    auto owner = named_session(req, ex, caller, answered_nothing);
     if (!owner) return;
     if (!sessions_.remove(owner->id())) return ex->respond(rpc_error_response(404, -32001, "Session not found"));
     response r;
