@@ -1,12 +1,14 @@
 // Checks messages against the official MCP JSON schema of a protocol revision (the file lives in
-// shared/reference beside the repo; MCP_REFERENCE_DIR points there). Only test cases tagged
-// [.official-schema] use it: they run on their own (ctest mcp_tests.official_schema), which
-// reports itself skipped where the file is missing (tests/unit/main.cpp); a check that runs
-// without it fails.
+// shared/reference beside the repo; MCP_REFERENCE_DIR points there, and the environment variable of
+// that name overrides it at run time). Only test cases tagged [.official-schema] use it: they run
+// on their own (ctest mcp_tests.official_schema), which reports itself skipped where the file is
+// missing (tests/unit/main.cpp); a check that runs without it fails, which the ctest
+// mcp_tests.official_schema_absent holds to.
 #pragma once
 
 #include <mcp/json/json.hpp>
 
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -20,6 +22,13 @@
 
 namespace test {
 
+// The folder holding mcp-schema-<revision>.json: the environment's MCP_REFERENCE_DIR when set, so
+// that one build can be run against a folder without the files, else the configured one.
+inline std::string reference_dir() {
+  const char* from_environment = std::getenv("MCP_REFERENCE_DIR");
+  return from_environment ? from_environment : MCP_REFERENCE_DIR;
+}
+
 class official_schema {
  public:
   // nullptr when the reference file is not there (a checkout without shared/).
@@ -29,7 +38,7 @@ class official_schema {
     std::lock_guard lock(mutex);
     auto& slot = cache[version];
     if (!slot) {
-      std::ifstream in(std::string(MCP_REFERENCE_DIR) + "/mcp-schema-" + version + ".json");
+      std::ifstream in(reference_dir() + "/mcp-schema-" + version + ".json");
       if (!in) return nullptr;
       slot.reset(new official_schema(mcp::json::parse(in)));
     }
@@ -84,7 +93,7 @@ class official_schema {
 #define CHECK_OFFICIAL(value, definition)                                                              \
   do {                                                                                                 \
     auto* official = ::test::official_schema::revision("2025-11-25");                                 \
-    if (!official) FAIL("official schema not found in " MCP_REFERENCE_DIR ": " << (value).dump());    \
+    if (!official) FAIL("official schema not found in " << ::test::reference_dir() << ": " << (value).dump()); \
     std::string complaints = official->check((value), (definition));                                   \
     INFO(definition << " " << (value).dump() << "\n" << complaints);                                   \
     CHECK(complaints.empty());                                                                         \

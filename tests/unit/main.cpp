@@ -13,6 +13,10 @@
 #include <iostream>
 #include <string>
 
+#ifdef MCP_REFERENCE_DIR
+#include "official_schema.hpp"
+#endif
+
 #if MCP_TEST_REDIS
 #include "redis_server.hpp"
 #endif
@@ -37,11 +41,11 @@ int main(int argc, char* argv[]) {
   if (const int status = session.applyCommandLine(argc, argv); status != 0) return status;
 #ifdef MCP_REFERENCE_DIR
   // The file official_schema.hpp reads.
-  const char* const official_schema_file = MCP_REFERENCE_DIR "/mcp-schema-2025-11-25.json";
+  const std::string official_schema_file = test::reference_dir() + "/mcp-schema-2025-11-25.json";
   if (only_tests_of(session.configData(), "[official-schema]") && !std::ifstream(official_schema_file)) {
     std::cout << "SKIPPED: the official MCP schema " << official_schema_file
               << " is not there (it lives beside the repository, in ../shared/reference, or set "
-                 "-DMCP_REFERENCE_DIR=...), so the replies were not checked against it\n";
+                 "-DMCP_REFERENCE_DIR=... or the environment variable), so the replies were not checked against it\n";
     return 77;  // ctest SKIP_RETURN_CODE
   }
   if (only_tests_of(session.configData(), "[redis]")) {
