@@ -4,8 +4,10 @@
 # Node >= 22), the conformance suite in two versions side by side, the TypeScript SDK (v1, 2025
 # only), its 2.x client (speaks 2026-07-28 too), the Inspector, and for the MCP Apps tests the
 # ext-apps package (its published schemas), ajv to apply them and puppeteer-core (drives Debian's
-# Chromium; it downloads no browser). Runs again in well under a
-# second once everything is there.
+# Chromium; it downloads no browser); and two hosts nobody here wrote: the Vercel AI SDK's MCP
+# client with `ai` (its tool loop) and zod (their peer), and Gemini CLI (a 20 MB download, 96 MB
+# unpacked; 16 s to install alone with an empty npm cache, 10 s with a warm one; the whole list took
+# 91 s here). Runs again in well under a second once everything is there.
 #
 #   sh tests/interop/setup.sh SCRATCH_DIR
 set -eu
@@ -22,7 +24,11 @@ conf-alpha@npm:@modelcontextprotocol/conformance@0.2.0-alpha.12 \
 @modelcontextprotocol/ext-apps@2.0.4 \
 ajv@8.20.0 \
 ajv-formats@3.0.1 \
-puppeteer-core@24.43.1"
+puppeteer-core@24.43.1 \
+@ai-sdk/mcp@2.0.99 \
+ai@7.0.185 \
+zod@4.6.7 \
+@google/gemini-cli@0.61.0"
 
 for tool in node npm; do
   if ! command -v "$tool" >/dev/null 2>&1; then
@@ -39,7 +45,7 @@ stamp=.mcp-interop-packages
 installed() {
   [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$packages" ] && [ -x node_modules/.bin/node ] || return 1
   for p in conf-stable conf-alpha @modelcontextprotocol/sdk @modelcontextprotocol/inspector @modelcontextprotocol/client \
-           @modelcontextprotocol/ext-apps ajv ajv-formats puppeteer-core; do
+           @modelcontextprotocol/ext-apps ajv ajv-formats puppeteer-core @ai-sdk/mcp ai zod @google/gemini-cli; do
     [ -f "node_modules/$p/package.json" ] || return 1
   done
 }
