@@ -158,7 +158,9 @@ http_add http add 0 100 300
 stdio_order_100 stdio order 100 50 150
 http_order_100 http order 100 50 150
 stdio_list_100 stdio list 100 50 150
+http_list_100 http list 100 50 150
 stdio_order_rt_100 stdio order_rt 100 50 150
+http_order_rt_100 http order_rt 100 50 150
 "
 work=$build/speed
 mkdir -p "$work"
