@@ -13,6 +13,8 @@
 //   mcp_bench sessions --port P --pid PID --count N [--connections C]
 //   mcp_bench rss --pid PID --seconds S           (peak VmRSS while a load runs elsewhere)
 //   mcp_bench free-port                           (a loopback port that was free a moment ago)
+//   mcp_bench speed --tool T [--n N] --calls C [--transport stdio|http] -- SERVER ARGS...
+//                   (one run of speed_gate.sh: C calls one at a time; HTTP's port goes where ARGS say {port})
 //   mcp_bench http-floor --http 127.0.0.1:P [--seconds S]  (a server that does no work: wrk's ceiling)
 //   mcp_bench report --in results.jsonl --out results.md --plot throughput.dat [--payload-plot payload.dat]
 //                    [--notes TEXT]
@@ -28,6 +30,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <mutex>
@@ -216,6 +219,25 @@ class child {
     std::string l = std::move(pending_.front());
     pending_.erase(pending_.begin());
     return l;
+  }
+
+  // Closes stdin (the polite end of a stdio server) and waits up to `timeout_s` for the server to
+  // exit: its exit status, or -1 when it had to be killed.
+  int finish(double timeout_s) {
+    if (pid_ <= 0) return -1;
+    if (in_ >= 0) close(in_);
+    in_ = -1;
+    int status = 0;
+    for (auto start = clock_type::now(); seconds_since(start) < timeout_s;) {
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        stop();
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    stop();
+    return -1;
   }
 
   // Closes stdin (the polite end of a stdio server), then kills what is still there after 3 s.
@@ -640,13 +662,17 @@ struct http_response {
 
 class http_client {
  public:
-  http_client(int port, double wait_s) : port_(port) {
+  // Connects, trying for `wait_s` while the server starts, and for no longer than `alive` says
+  // it runs (then connected() is false).
+  http_client(int port, double wait_s, const std::function<bool()>& alive = {}) : port_(port) {
     auto start = clock_type::now();
     while ((fd_ = try_connect()) < 0) {
+      if (alive && !alive()) return;
       if (seconds_since(start) > wait_s) fail("cannot connect to 127.0.0.1:" + std::to_string(port));
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
   }
+  bool connected() const { return fd_ >= 0; }
   ~http_client() {
     if (fd_ >= 0) close(fd_);
   }
@@ -772,6 +798,18 @@ int cmd_gen_payload(const args& a) {
   return 0;
 }
 
+// The JSON-RPC reply in an answer to a POST: the body itself, or its one SSE event's data.
+std::string reply_of(const http_response& r) {
+  std::string body = r.body;
+  if (!body.empty() && body[0] != '{') {
+    const std::size_t data = body.find("data: ");
+    if (data == std::string::npos) fail("HTTP reply is neither JSON nor SSE: " + body.substr(0, 300));
+    body = body.substr(data + 6, body.find('\n', data) - data - 6);
+  }
+  if (r.status != 200) fail("HTTP call got " + std::to_string(r.status) + ": " + body.substr(0, 300));
+  return body;
+}
+
 // One tools/call over HTTP whose answer is checked in full (wrk only counts statuses). The reply
 // may be JSON or one SSE event.
 int cmd_http_call(const args& a) {
@@ -781,14 +819,86 @@ int cmd_http_call(const args& a) {
   const std::string sid = a.get("sid", "-");
   if (!sid.empty() && sid != "-") h.emplace_back("Mcp-Session-Id", sid);
   http_response r = http.post(call_request(spec, 7), h);
-  std::string body = r.body;
-  if (!body.empty() && body[0] != '{') {
-    const std::size_t data = body.find("data: ");
-    if (data == std::string::npos) fail("HTTP reply is neither JSON nor SSE: " + body.substr(0, 300));
-    body = body.substr(data + 6, body.find('\n', data) - data - 6);
+  std::cout << tagged(a, check_reply(spec, 7, reply_of(r))).dump() << std::endl;
+  return 0;
+}
+
+int free_port();
+
+// One run of the speed gate (speed_gate.sh), which puts callgrind in SERVER's command. The server
+// gets an initialize, then `calls` tools/calls one at a time, each answer awaited and checked in
+// full before the next leaves: it reads each request in one piece and does the same work in the
+// same order on every run, whatever the scheduling. Then it is ended politely and must exit 0
+// (callgrind writes its counts at exit): stdio by the end of its input, HTTP by SIGTERM while the
+// one keep-alive connection is still open, so the same side closes it on every run. For HTTP, the
+// driver picks a free loopback port and puts it where the command says {port}; if the server exits
+// before it listens (the port was taken meanwhile), it tries another, three times in all.
+int cmd_speed(const args& a) {
+  const call_spec spec = make_spec(a.need("tool"), static_cast<long>(a.number("n", 0)));
+  const long calls = static_cast<long>(a.number("calls", 100));
+  const double timeout = a.number("timeout", 300);  // for one answer, or for the exit; valgrind is slow
+  const std::string transport = a.get("transport", "stdio");
+  if (a.command.empty()) fail("speed: no server command after --");
+  int status = -1;
+  if (transport == "stdio") {
+    child c(a.command);
+    c.write_all(initialize_request(0) + "\n");
+    if (c.read_line(timeout).find("\"result\"") == std::string::npos) fail("initialize failed");
+    c.write_all(std::string(initialized_notification) + "\n");
+    for (long id = 1; id <= calls; ++id) {
+      c.write_all(call_request(spec, id) + "\n");
+      check_reply(spec, id, c.read_line(timeout));
+    }
+    status = c.finish(timeout);
+  } else if (transport == "http") {
+    for (int attempt = 0;; ++attempt) {
+      const std::string port = std::to_string(free_port());
+      std::vector<std::string> argv;
+      for (std::string s : a.command) {
+        for (std::size_t at; (at = s.find("{port}")) != std::string::npos;) s.replace(at, 6, port);
+        argv.push_back(s);
+      }
+      const pid_t pid = fork();
+      if (pid < 0) fail("fork failed");
+      if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        const int null = open("/dev/null", O_RDWR);
+        dup2(null, 0);
+        dup2(2, 1);  // nothing may block on a full pipe
+        std::vector<char*> v;
+        for (auto& s : argv) v.push_back(const_cast<char*>(s.c_str()));
+        v.push_back(nullptr);
+        execvp(v[0], v.data());
+        _exit(127);
+      }
+      http_client http(std::stoi(port), timeout, [&] { return waitpid(pid, &status, WNOHANG) != pid; });
+      if (!http.connected()) {
+        if (attempt < 2) continue;
+        fail("the server exited before it listened, three times (exit status " + std::to_string(status) + ")");
+      }
+      const std::string sid = open_session(http);
+      std::vector<std::pair<std::string, std::string>> h{{"MCP-Protocol-Version", protocol_version}};
+      if (!sid.empty()) h.emplace_back("Mcp-Session-Id", sid);
+      for (long id = 1; id <= calls; ++id) check_reply(spec, id, reply_of(http.post(call_request(spec, id), h)));
+      kill(pid, SIGTERM);
+      auto start = clock_type::now();
+      while (waitpid(pid, &status, WNOHANG) != pid) {
+        if (seconds_since(start) > timeout) {
+          kill(pid, SIGKILL);
+          waitpid(pid, &status, 0);
+          fail("the server did not end within " + std::to_string(timeout) + " s of SIGTERM");
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+      status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      break;
+    }
+  } else {
+    fail("--transport stdio|http");
   }
-  if (r.status != 200) fail("HTTP call got " + std::to_string(r.status) + ": " + body.substr(0, 300));
-  std::cout << tagged(a, check_reply(spec, 7, body)).dump() << std::endl;
+  if (status != 0) fail("the server exited with status " + std::to_string(status));
+  std::cout << tagged(a, {{"tool", spec.tool}, {"n", spec.n}, {"transport", transport}, {"calls", calls}}).dump()
+            << std::endl;
   return 0;
 }
 
@@ -842,6 +952,11 @@ int cmd_rss(const args& a) {
 }
 
 int cmd_free_port() {
+  std::cout << free_port() << std::endl;
+  return 0;
+}
+
+int free_port() {
   int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
@@ -850,9 +965,8 @@ int cmd_free_port() {
   if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
       getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0)
     fail("cannot find a free port");
-  std::cout << ntohs(addr.sin_port) << std::endl;
   close(fd);
-  return 0;
+  return ntohs(addr.sin_port);
 }
 
 // --- the load generator's ceiling ------------------------------------------------------------------
@@ -1256,7 +1370,7 @@ int cmd_self_check() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) fail("usage: mcp_bench gen-notes|gen-payload|stdio|startup|http-init|http-call|sessions|rss|free-port|http-floor|report|self-check "
+  if (argc < 2) fail("usage: mcp_bench gen-notes|gen-payload|stdio|startup|http-init|http-call|sessions|rss|free-port|http-floor|report|self-check|speed "
          "[options] [-- server...]");
   std::signal(SIGPIPE, SIG_IGN);
   std::string cmd = argv[1];
@@ -1273,5 +1387,6 @@ int main(int argc, char** argv) {
   if (cmd == "free-port") return cmd_free_port();
   if (cmd == "http-floor") return cmd_http_floor(a);
   if (cmd == "self-check") return cmd_self_check();
+  if (cmd == "speed") return cmd_speed(a);
   fail("unknown command '" + cmd + "'");
 }
