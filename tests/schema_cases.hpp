@@ -8,8 +8,8 @@
 #pragma once
 
 #include <mcp/json/json.hpp>
-#include <mcp/schema/detail/compiled_schema.hpp>
-#include <mcp/schema/validation.hpp>
+#include <mcp/validation/detail/compiled_schema.hpp>
+#include <mcp/validation/validation.hpp>
 
 #include <algorithm>
 #include <cstddef>

@@ -5,8 +5,8 @@
 #pragma once
 
 #include <mcp/json/detail/reader.hpp>
-#include <mcp/schema/detail/typed_reader.hpp>
-#include <mcp/schema/detail/validator_for.hpp>
+#include <mcp/validation/detail/typed_reader.hpp>
+#include <mcp/validation/detail/validator_for.hpp>
 #include <mcp/schema/reflect.hpp>
 
 #include <cstddef>
@@ -25,7 +25,7 @@ std::optional<mcp::json> by_text(const mcp::detail::typed_reader<T>& reader, std
 }
 
 // by_text into an object that holds what the texts read before this one left in it, as a tool's
-// kept argument objects do (tools/detail/kept_arguments.hpp): it must answer as by_text does.
+// kept argument objects do (core/detail/kept_arguments.hpp): it must answer as by_text does.
 template <class T>
 std::optional<mcp::json> by_text_reused(const mcp::detail::typed_reader<T>& reader, std::string_view text,
                                         std::size_t max_depth) {

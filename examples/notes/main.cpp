@@ -1,7 +1,7 @@
 // notes: a small MCP server that keeps notes in one JSON file. The flagship example of the SDK:
 // typed arguments with constraints, structured results, guidance in every error, pagination and
 // atomic storage.
-#include <mcp/core/file_task_store.hpp>
+#include <mcp/stores/file_task_store.hpp>
 #include <mcp/mcp.hpp>
 #include <mcp/transport/http.hpp>
 

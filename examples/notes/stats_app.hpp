@@ -1,4 +1,4 @@
-// The note-statistics view: an MCP App (core/apps.hpp) the host shows beside a note_stats result.
+// The note-statistics view: an MCP App (ext/apps.hpp) the host shows beside a note_stats result.
 // One self-contained page: it speaks the app side of the MCP Apps protocol (JSON-RPC 2.0 over
 // postMessage with the host: ui/initialize, then the tool's input and result as notifications) and
 // renders the result's structuredContent. No network, no outside scripts: its CSP can stay empty.

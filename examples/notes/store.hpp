@@ -3,7 +3,7 @@
 // new one, never a torn one. A store that cannot be read is reported and never overwritten.
 #pragma once
 
-#include <mcp/core/durable_file.hpp>
+#include <mcp/stores/durable_file.hpp>
 #include <mcp/json/json.hpp>
 #include <mcp/json/parse.hpp>
 

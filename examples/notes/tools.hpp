@@ -3,7 +3,7 @@
 // and the MCP App that shows note_stats results (stats_app.hpp).
 #pragma once
 
-#include <mcp/core/apps.hpp>
+#include <mcp/ext/apps.hpp>
 #include <mcp/mcp.hpp>
 
 #include "stats_app.hpp"

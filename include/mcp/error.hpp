@@ -64,9 +64,9 @@ inline constexpr int invalid_answer = 10;     // elicitation_error: the client's
 inline constexpr int task_refused = 11;       // a task store cannot keep a new task (full, id taken, down), or a
                                               // task record or update read back is malformed (core/tasks.hpp)
 inline constexpr int guard_unavailable = 12;  // a replay_guard cannot tell whether a requestState was used (its
-                                              // Redis is down: core/redis_replay_guard.hpp); the token is refused
+                                              // Redis is down: stores/redis_replay_guard.hpp); the token is refused
 inline constexpr int event_store_unavailable = 13;  // an SSE event_store cannot keep or read a stream's events
-                                                    // (its Redis is down: transport/redis_event_store.hpp)
+                                                    // (its Redis is down: stores/redis_event_store.hpp)
 }  // namespace error_code
 
 class error : public std::runtime_error {

@@ -1,13 +1,13 @@
 // The server the official MCP conformance suite runs against: the fixtures every SDK's test server
 // exposes (tools, resources, a template, prompts, completion, logging), written with the SDK's
 // public API only. Over Streamable HTTP with --http HOST:PORT (what the suite needs), else stdio.
-#include <mcp/core/skills.hpp>
+#include <mcp/ext/skills.hpp>
 #include <mcp/mcp.hpp>
 #include <mcp/transport/http.hpp>
 #if MCP_CONFORMANCE_REDIS
-#include <mcp/core/redis_replay_guard.hpp>
-#include <mcp/core/redis_task_store.hpp>
-#include <mcp/transport/redis_event_store.hpp>
+#include <mcp/stores/redis_replay_guard.hpp>
+#include <mcp/stores/redis_task_store.hpp>
+#include <mcp/stores/redis_event_store.hpp>
 #endif
 
 #include <chrono>

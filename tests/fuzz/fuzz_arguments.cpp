@@ -15,9 +15,9 @@
 #include "../typed_roads.hpp"
 #include "fuzz_types.hpp"
 
-#include <mcp/schema/coercion.hpp>
+#include <mcp/validation/coercion.hpp>
 #include <mcp/schema/schema.hpp>
-#include <mcp/schema/validation.hpp>
+#include <mcp/validation/validation.hpp>
 
 #include <cstdint>
 #include <cstdio>

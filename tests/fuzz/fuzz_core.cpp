@@ -12,7 +12,7 @@
 #include "text_recorder.hpp"
 
 #include <mcp/core/connection.hpp>
-#include <mcp/core/features.hpp>
+#include <mcp/tools/features.hpp>
 #include <mcp/core/server.hpp>
 #include <mcp/tools/tool.hpp>
 #include <mcp/testing.hpp>

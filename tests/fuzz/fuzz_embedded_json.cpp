@@ -24,7 +24,7 @@
 #include "../nested_args.hpp"
 #include "text_recorder.hpp"
 
-#include <mcp/schema/coercion.hpp>
+#include <mcp/validation/coercion.hpp>
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/json/detail/writer.hpp>
 #include <mcp/json/detail/utf8.hpp>

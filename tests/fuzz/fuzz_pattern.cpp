@@ -2,7 +2,7 @@
 // Input: a pattern, a NUL byte, a subject (pattern at most 64 bytes, subject at most 256). Oracle:
 // whenever pattern_check takes the pattern in its subset, it answers exactly what std::regex_search
 // answers; a pattern std::regex refuses throws the same from both (pattern_check builds it first).
-#include <mcp/schema/detail/pattern_matcher.hpp>
+#include <mcp/validation/detail/pattern_matcher.hpp>
 
 #include <cmath>
 #include <cstdint>

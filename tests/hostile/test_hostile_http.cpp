@@ -7,7 +7,7 @@
 #include "catch.hpp"
 #include "http_client.hpp"
 
-#include <mcp/core/features.hpp>
+#include <mcp/tools/features.hpp>
 #include <mcp/transport/http.hpp>
 #include <mcp/core/server.hpp>
 

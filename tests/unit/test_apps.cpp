@@ -2,7 +2,7 @@
 // registered, what a client of either era sees, and client_supports_apps.
 #include "catch.hpp"
 
-#include <mcp/core/apps.hpp>
+#include <mcp/ext/apps.hpp>
 #include <mcp/mcp.hpp>
 #include <mcp/testing.hpp>
 

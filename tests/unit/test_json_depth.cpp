@@ -10,7 +10,7 @@
 #include <mcp/core/detail/mcp_headers.hpp>
 #include <mcp/core/detail/request_state_seal.hpp>
 #include <mcp/json/parse.hpp>
-#include <mcp/schema/detail/validation_fast_path.hpp>
+#include <mcp/validation/detail/validation_fast_path.hpp>
 #include <mcp/mcp.hpp>
 #include <mcp/testing.hpp>
 

@@ -5,7 +5,7 @@
 // from there.
 #include "catch.hpp"
 
-#include <mcp/schema/detail/pattern_matcher.hpp>
+#include <mcp/validation/detail/pattern_matcher.hpp>
 
 #include <cstdint>
 #include <random>

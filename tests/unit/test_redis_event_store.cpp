@@ -10,7 +10,7 @@
 
 #include <mcp/core/server.hpp>
 #include <mcp/transport/http_handler.hpp>
-#include <mcp/transport/redis_event_store.hpp>
+#include <mcp/stores/redis_event_store.hpp>
 
 #include <atomic>
 #include <chrono>

@@ -1,17 +1,17 @@
-// The Redis task store (core/redis_task_store.hpp) against a real redis-server the test starts on
+// The Redis task store (stores/redis_task_store.hpp) against a real redis-server the test starts on
 // 127.0.0.1 (tests/redis_server.hpp): two store objects stand for two processes. What one writes
 // the other reads; concurrent updates through both lose nothing; Redis forgets expired tasks; a
 // Redis that freezes or dies is a clear error within the timeouts, and one that comes back is used
 // again; prefixes keep servers apart; junk in Redis is refused, not trusted; two servers on one
-// Redis share their tasks. Then the replay guard (core/redis_replay_guard.hpp): a requestState used
+// Redis share their tasks. Then the replay guard (stores/redis_replay_guard.hpp): a requestState used
 // through one server is refused by every other on the same Redis. Tagged [.redis]: the ctest
 // mcp_tests.redis, skipped without redis-server.
 #if MCP_TEST_REDIS
 #include "catch.hpp"
 #include "redis_server.hpp"
 
-#include <mcp/core/redis_replay_guard.hpp>
-#include <mcp/core/redis_task_store.hpp>
+#include <mcp/stores/redis_replay_guard.hpp>
+#include <mcp/stores/redis_task_store.hpp>
 #include <mcp/mcp.hpp>
 #include <mcp/testing.hpp>
 

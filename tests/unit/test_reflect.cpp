@@ -5,7 +5,7 @@
 #include <mcp/schema/detail/reflect_writer.hpp>
 #include <mcp/schema/reflect.hpp>
 #include <mcp/schema/schema.hpp>
-#include <mcp/schema/validation.hpp>
+#include <mcp/validation/validation.hpp>
 
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>

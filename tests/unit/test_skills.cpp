@@ -2,7 +2,7 @@
 // methods and resources a client sees, in both eras.
 #include "catch.hpp"
 
-#include <mcp/core/skills.hpp>
+#include <mcp/ext/skills.hpp>
 #include <mcp/mcp.hpp>
 #include <mcp/testing.hpp>
 

@@ -1,9 +1,9 @@
-// The file task store (core/file_task_store.hpp): what it keeps across a reopen (and a server's
+// The file task store (stores/file_task_store.hpp): what it keeps across a reopen (and a server's
 // restart), what it does with tasks whose handler was lost, files that are not tasks, expiry,
 // room, and ids that could name another file. mcp::replace_file underneath.
 #include "catch.hpp"
 
-#include <mcp/core/file_task_store.hpp>
+#include <mcp/stores/file_task_store.hpp>
 #include <mcp/mcp.hpp>
 #include <mcp/testing.hpp>
 

@@ -10,7 +10,7 @@
 
 #include <mcp/mcp.hpp>
 #include <mcp/testing.hpp>
-#include <mcp/tools/detail/kept_arguments.hpp>
+#include <mcp/core/detail/kept_arguments.hpp>
 
 #include <algorithm>
 #include <cstdint>

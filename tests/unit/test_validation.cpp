@@ -2,9 +2,9 @@
 // pointers, bad schemas refused with a reason, lossless coercion and its refusals, concurrency.
 #include "catch.hpp"
 
-#include <mcp/schema/coercion.hpp>
-#include <mcp/schema/detail/compiled_schema.hpp>
-#include <mcp/schema/validation.hpp>
+#include <mcp/validation/coercion.hpp>
+#include <mcp/validation/detail/compiled_schema.hpp>
+#include <mcp/validation/validation.hpp>
 
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
@@ -516,7 +516,7 @@ TEST_CASE("coercion: a root string holding the arguments object", "[coercion]") 
   CHECK(report.log.front() == "(root): string \"{\\\"limit\\\":\\\"2\\\"}\" -> object {\"limit\":\"2\"}");
 }
 
-// One test per override listed in include/mcp/schema/detail/validation_valijson.hpp. Each checks
+// One test per override listed in include/mcp/validation/detail/validation_valijson.hpp. Each checks
 // that valijson alone gives the other verdict (so an override that became needless shows up here).
 TEST_CASE("override 1: enum, const and uniqueItems compare numbers exactly", "[validation][override]") {
   const json u64_max = std::numeric_limits<std::uint64_t>::max();

@@ -7,10 +7,10 @@
 #include "order_types.hpp"
 #include "schema_cases.hpp"
 
-#include <mcp/schema/detail/compiled_schema.hpp>
+#include <mcp/validation/detail/compiled_schema.hpp>
 #include <mcp/schema/reflect.hpp>
 #include <mcp/schema/schema.hpp>
-#include <mcp/schema/validation.hpp>
+#include <mcp/validation/validation.hpp>
 
 #include <array>
 #include <cmath>

@@ -1,4 +1,4 @@
-// The names of the MCP Apps extension and how a tool links to its app (core/apps.hpp registers
+// The names of the MCP Apps extension and how a tool links to its app (ext/apps.hpp registers
 // the app itself). Apart so that tool options and the request context can name them without the
 // server.
 #pragma once

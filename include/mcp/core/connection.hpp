@@ -14,7 +14,7 @@
 #include <mcp/core/jsonrpc.hpp>
 #include <mcp/core/message.hpp>
 #include <mcp/core/server.hpp>
-#include <mcp/transport/transport.hpp>
+#include <mcp/core/port.hpp>
 
 #include <chrono>
 #include <cstddef>

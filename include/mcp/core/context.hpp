@@ -11,7 +11,7 @@
 #include <mcp/core/log_level.hpp>
 #include <mcp/core/trace_context.hpp>
 #include <mcp/json/json.hpp>
-#include <mcp/transport/transport.hpp>
+#include <mcp/core/port.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -46,16 +46,6 @@ struct input_request {
 inline input_request elicitation_input(std::string key, std::string message, json requested_schema) {
   return {std::move(key), "elicitation/create", json{{"message", std::move(message)}, {"requestedSchema", std::move(requested_schema)}}};
 }
-// The same with the form derived from T, an MCP_STRUCT of form fields (see ctx.elicit<T>()); read
-// the answer with elicit_result<T>::from(answer, message).
-template <class T>
-input_request elicitation_input(std::string key, std::string message) {
-  detail::check_elicitable<T>();
-  if constexpr (is_reflected_v<T>)
-    return elicitation_input(std::move(key), std::move(message), detail::form_schema_of<T>());
-  else
-    return {};
-}
 // URL-mode elicitation: the client offers the user to open `url`. `elicitation_id` is sent to a
 // 2025-11-25 client only (2026-07-28 has none); ctx.elicit_url() fills it in as the era needs.
 inline input_request url_elicitation_input(std::string key, std::string message, std::string url,
@@ -70,6 +60,9 @@ inline input_request sampling_input(std::string key, json params) {
   return {std::move(key), "sampling/createMessage", std::move(params)};
 }
 inline input_request roots_input(std::string key) { return {std::move(key), "roots/list", json::object()}; }
+
+template <class T>
+struct elicit_result;  // ext/elicitation.hpp
 
 namespace detail {
 
@@ -224,7 +217,7 @@ class context {
     return it == ext->end() ? nullptr : &*it;
   }
   bool client_supports_extension(std::string_view name) const { return client_extension(name) != nullptr; }
-  // Whether the client shows MCP Apps (core/apps.hpp): it declared the extension with the app MIME
+  // Whether the client shows MCP Apps (ext/apps.hpp): it declared the extension with the app MIME
   // type among its mimeTypes. Asked per request, as a 2026-07-28 client declares per request.
   bool client_supports_apps() const {
     const json* ui = client_extension(apps_extension);
@@ -323,18 +316,13 @@ class context {
     return ask(roots_input(next_key("roots")), timeout);
   }
 
-  // Typed elicitation (core/elicitation.hpp): asks the user to fill in a form of T's fields and
+  // Typed elicitation (ext/elicitation.hpp): asks the user to fill in a form of T's fields and
   // returns what they did, with T on accept. T must be an MCP_STRUCT of form fields (a
   // static_assert names any other); an answer that does not fit T throws elicitation_error. Like
   // ask(), it ends a 2026-07-28 round by throwing: never swallow that in a catch (...).
+  // Defined in ext/elicitation.hpp, which <mcp/mcp.hpp> includes.
   template <class T>
-  elicit_result<T> elicit(const std::string& message, std::chrono::milliseconds timeout = std::chrono::seconds(300)) {
-    detail::check_elicitable<T>();
-    if constexpr (is_reflected_v<T>)
-      return detail::read_elicitation<T>(elicit(message, detail::form_schema_of<T>(), timeout), message);
-    else
-      return {};
-  }
+  elicit_result<T> elicit(const std::string& message, std::chrono::milliseconds timeout = std::chrono::seconds(300));
 
   // URL-mode elicitation: asks the client to offer the user `url`, for what must not pass through
   // the client (credentials, payment, consent). Returns what the user chose; accept means they

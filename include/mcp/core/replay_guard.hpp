@@ -2,7 +2,7 @@
 // once. Where it remembers the tokens it has accepted is a replay_guard: by default this process's
 // memory (memory_replay_guard), so a token replayed to another process behind the same load
 // balancer is accepted there once more until it expires. Processes that share one guard refuse
-// it everywhere: mcp::redis_replay_guard (core/redis_replay_guard.hpp) is one.
+// it everywhere: mcp::redis_replay_guard (stores/redis_replay_guard.hpp) is one.
 //
 //   mcp::server_options o;
 //   o.request_state_key = shared_key;                 // every process opens every process's tokens

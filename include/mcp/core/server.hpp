@@ -25,10 +25,11 @@
 #include <mcp/core/prompt.hpp>
 #include <mcp/core/replay_guard.hpp>
 #include <mcp/core/resource.hpp>
+#include <mcp/core/tool_definition.hpp>
+#include <mcp/validation/coercion.hpp>
 #include <mcp/core/tasks.hpp>
 #include <mcp/json/json.hpp>
-#include <mcp/tools/tool_options.hpp>
-#include <mcp/transport/transport.hpp>
+#include <mcp/core/port.hpp>
 #include <mcp/version.hpp>
 
 #include <atomic>
@@ -46,6 +47,8 @@
 
 namespace mcp {
 inline namespace v0 {
+
+struct tool_options;  // tools/tool_options.hpp
 
 // serverInfo in the initialize result.
 struct server_info {
@@ -109,37 +112,6 @@ struct method_handler {
   bool slow = false;  // run on the connection's executor rather than inline
 };
 
-// A tool's schemas given as JSON rather than derived from C++ types.
-struct runtime_schema {
-  json input;            // must be an object schema
-  json output = nullptr; // optional object schema
-};
-
-// A tool described by hand, for server::add_tool: what tools/list shows and how tools/call runs it.
-struct tool_definition {
-  std::string name;
-  std::string title;
-  std::string description;
-  json input_schema;             // an object schema
-  json output_schema = nullptr;  // object schema, or null
-  annotations hints;
-  json icons = nullptr;
-  json meta = nullptr;
-  // Scopes a caller must have (identity::scopes) to see this tool in tools/list and to call it. A
-  // request whose transport authenticated nobody (stdio; HTTP without an auth hook) has no caller
-  // and is not checked: require scopes where callers authenticate.
-  std::vector<std::string> scopes;
-  // Returns a CallToolResult. Argument problems and handler failures are isError results, not
-  // throws. Runs concurrently with other handlers, this one included.
-  std::function<json(const json& arguments, context&)> invoke;
-  // Whether its calls may run as tasks, and where a task begins (tools/tool_options.hpp).
-  task_mode task = task_mode::forbidden;
-  task_start task_begins = task_start::at_call;
-
-  // The Tool object; a 2025-era client gets an object output schema (see legacy_projection.hpp).
-  json to_json(bool stateless = false) const;
-};
-
 namespace detail {
 
 // How tools/call runs a registered tool: its CallToolResult goes into the sink (a tree or text).
@@ -187,10 +159,6 @@ void log_diagnostic(const server_options& options, std::string_view text);
 struct server_access;
 
 }  // namespace detail
-
-// Throws definition_error naming the rule a tool name breaks (SEP-986: 1..64 characters of
-// [A-Za-z0-9_.-]; 64 rather than 128 so every client's check accepts it).
-void check_tool_name(std::string_view name);
 
 // A server: what it offers, and the notifications it sends about it. This is the API of the
 // program that serves; transports reach it through mcp::connection.

@@ -8,14 +8,15 @@
 #endif
 
 #include <mcp/core/server.hpp>
-#include <mcp/schema/coercion.hpp>
-#include <mcp/schema/validation.hpp>
+#include <mcp/validation/coercion.hpp>
+#include <mcp/validation/validation.hpp>
 #include <mcp/transport/http.hpp>
 #include <mcp/transport/http_handler.hpp>
 #include <mcp/transport/stdio.hpp>
 
-#include <mcp/schema/impl/coercion.ipp>
-#include <mcp/schema/impl/validation.ipp>
+#include <mcp/validation/impl/coercion.ipp>
+#include <mcp/validation/impl/validation.ipp>
+#include <mcp/core/impl/tool_definition.ipp>
 #include <mcp/core/impl/server.ipp>
 #include <mcp/core/impl/stateless.ipp>
 #include <mcp/core/impl/features.ipp>

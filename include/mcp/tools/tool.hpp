@@ -18,19 +18,20 @@
 
 #include <mcp/core/content.hpp>
 #include <mcp/core/context.hpp>
-#include <mcp/core/detail/handler_traits.hpp>
+#include <mcp/tools/detail/handler_traits.hpp>
 #include <mcp/core/detail/legacy_projection.hpp>
 #include <mcp/core/detail/reply.hpp>
 #include <mcp/core/server.hpp>
-#include <mcp/schema/coercion.hpp>
-#include <mcp/schema/detail/typed_reader.hpp>
+#include <mcp/validation/coercion.hpp>
+#include <mcp/validation/detail/typed_reader.hpp>
 #include <mcp/schema/reflect.hpp>
 #include <mcp/schema/schema.hpp>
-#include <mcp/schema/validation.hpp>
+#include <mcp/validation/validation.hpp>
 #include <mcp/tools/detail/call_result.hpp>
-#include <mcp/tools/detail/kept_arguments.hpp>
+#include <mcp/core/detail/kept_arguments.hpp>
 #include <mcp/tools/render.hpp>
 #include <mcp/tools/result.hpp>
+#include <mcp/tools/tool_options.hpp>
 
 #include <chrono>
 #include <exception>

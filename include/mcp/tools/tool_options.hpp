@@ -2,8 +2,9 @@
 #pragma once
 
 #include <mcp/core/app_link.hpp>
+#include <mcp/core/tool_definition.hpp>
 #include <mcp/error.hpp>
-#include <mcp/schema/coercion.hpp>
+#include <mcp/validation/coercion.hpp>
 #include <mcp/json/json.hpp>
 #include <mcp/tools/render.hpp>
 
@@ -15,30 +16,6 @@
 namespace mcp {
 inline namespace v0 {
 
-// Hints about a tool's behaviour for the client (all optional; the spec gives their defaults).
-struct annotations {
-  std::optional<bool> read_only;
-  std::optional<bool> destructive;
-  std::optional<bool> idempotent;
-  std::optional<bool> open_world;
-  // The older spelling of tool_options::title (MCP 2025-03-26), accepted for it: the Tool object
-  // carries it as its top-level `title` (see detail::tool_title).
-  std::string title;
-};
-
-// Whether a tools/call may run as a task (core/tasks.hpp, the io.modelcontextprotocol/tasks
-// extension of 2026-07-28). optional: a task for a request whose client declares the extension,
-// a plain call for any other. required: a task, and a request that does not declare the
-// extension is refused with -32021 before the handler runs. Only 2026-07-28 requests get tasks: a
-// 2025-era session is a client without the extension. The legacy params.task hint of 2025-11-25
-// is ignored: the mode decides.
-enum class task_mode { forbidden, optional, required };
-
-// Where a task begins. at_call: before the handler runs (it runs only on the worker).
-// at_begin_task: the handler runs on the request first, asking through multi-round input, until
-// it calls ctx.begin_task() (see context::begin_task).
-enum class task_start { at_call, at_begin_task };
-
 struct tool_options {
   tool_options() = default;
   tool_options(annotations a) : hints(std::move(a)) {}  // NOLINT: srv.tool(..., mcp::annotations{...})
@@ -47,7 +24,7 @@ struct tool_options {
   annotations hints;
   json icons = nullptr;  // Icon[]
   json meta = nullptr;   // _meta of the Tool
-  // The MCP App that shows this tool's results (core/apps.hpp): sent as _meta.ui.
+  // The MCP App that shows this tool's results (ext/apps.hpp): sent as _meta.ui.
   std::optional<app_link> app;
   // The text block beside a structured result, chosen in this order (detail::chosen_text decides):
   //   1. `render`, this tool's own function of the value the handler returned, as JSON (a list
@@ -69,18 +46,6 @@ struct tool_options {
 };
 
 namespace detail {
-
-// The one place that decides a tool's title: the Tool object carries it at its top level, as the
-// spec has since 2025-06-18. annotations.title is the older spelling of the same thing: used when
-// `title` is empty, and never written to the Tool object. Two different titles are a registration
-// error rather than a silent choice.
-inline std::string tool_title(const std::string& title, const annotations& hints, const std::string& tool_name) {
-  if (title.empty()) return hints.title;
-  if (!hints.title.empty() && hints.title != title)
-    throw definition_error("Tool '" + tool_name + "': title \"" + title + "\" and annotations.title \"" + hints.title +
-                           "\" differ; give the title once, as title (annotations.title is its older spelling)");
-  return title;
-}
 
 // The Tool's _meta: options.meta with the app link merged in (a link given both ways is refused).
 inline json tool_meta(const tool_options& options, const std::string& tool_name) {

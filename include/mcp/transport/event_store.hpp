@@ -4,7 +4,7 @@
 // every process behind a load balancer, the process running the request also writes each event to
 // the store, and any other process the client's GET lands on replays the events it missed from
 // there and follows the rest until the response. mcp::http::redis_event_store
-// (transport/redis_event_store.hpp) is one.
+// (stores/redis_event_store.hpp) is one.
 //
 //   mcp::http::options opts;
 //   opts.event_store = std::make_shared<mcp::http::redis_event_store>(mcp::redis_options::from_url(url));

@@ -6,7 +6,7 @@
 #pragma once
 
 #include <mcp/json/json.hpp>
-#include <mcp/transport/transport.hpp>
+#include <mcp/core/port.hpp>
 
 #include <deque>
 #include <memory>

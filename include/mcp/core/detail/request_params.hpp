@@ -42,7 +42,7 @@ class arguments_decoder {
 // mcp::message reads a params object's "name" (when a string) and "arguments" apart from the other
 // members: a tools/call then needs no map for params at all, which was a fifth of a small call's cost
 // on stdio (issue #20). An object "arguments" is kept as its text, checked but not built: a typed
-// tool reads it straight into its argument type (schema/detail/typed_reader.hpp), and the tree is
+// tool reads it straight into its argument type (validation/detail/typed_reader.hpp), and the tree is
 // built from it only for whoever asks for it (issue #24); where the thread that reads the message
 // also runs the call, the tool's reader reads it with the message instead (decoded()). rest()
 // holds every other member, so it answers for any key but those two; tree() puts them back, once,

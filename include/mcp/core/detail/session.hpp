@@ -10,7 +10,7 @@
 #include <mcp/core/tasks.hpp>
 #include <mcp/json/detail/writer.hpp>
 #include <mcp/json/json.hpp>
-#include <mcp/transport/transport.hpp>
+#include <mcp/core/port.hpp>
 
 #include <atomic>
 #include <condition_variable>

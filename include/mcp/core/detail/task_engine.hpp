@@ -12,7 +12,7 @@
 #include <mcp/core/context.hpp>
 #include <mcp/core/detail/session.hpp>
 #include <mcp/core/tasks.hpp>
-#include <mcp/transport/transport.hpp>
+#include <mcp/core/port.hpp>
 
 #include <chrono>
 #include <condition_variable>

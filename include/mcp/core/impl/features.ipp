@@ -1,6 +1,6 @@
 // server's resources, prompts and completion: the registries and the methods that serve them.
 // Included once, from the bottom of core/server.hpp. The templates that register a resource or a
-// prompt from a handler are in core/features.hpp.
+// prompt from a handler are in tools/features.hpp.
 #pragma once
 
 #include <algorithm>

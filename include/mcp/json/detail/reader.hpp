@@ -156,7 +156,7 @@ class json_reader {
     return p_ == end_;
   }
   // Checks one value as read_value() would, building nothing: for a value kept as text and read
-  // later (a tools/call's arguments, read by the tool's own type: schema/detail/typed_reader.hpp).
+  // later (a tools/call's arguments, read by the tool's own type: validation/detail/typed_reader.hpp).
   bool skip_value(std::size_t depth) {
     skip_space();
     if (p_ < end_ && (*p_ == '{' || *p_ == '[')) {

@@ -7,14 +7,14 @@
 #pragma once
 
 #include <mcp/core/content.hpp>
-#include <mcp/core/detail/handler_traits.hpp>
+#include <mcp/tools/detail/handler_traits.hpp>
 #include <mcp/core/detail/reply.hpp>
 #include <mcp/core/metrics.hpp>
 #include <mcp/core/paging.hpp>
 #include <mcp/core/server.hpp>
 #include <mcp/schema/detail/reflect_writer.hpp>
 #include <mcp/schema/reflect.hpp>
-#include <mcp/schema/validation.hpp>
+#include <mcp/validation/validation.hpp>
 #include <mcp/tools/render.hpp>
 #include <mcp/tools/result.hpp>
 

@@ -5,13 +5,13 @@
 #pragma once
 
 #include <mcp/core/content.hpp>
-#include <mcp/core/detail/handler_traits.hpp>
+#include <mcp/tools/detail/handler_traits.hpp>
 #include <mcp/core/prompt.hpp>
 #include <mcp/core/resource.hpp>
 #include <mcp/core/server.hpp>
 #include <mcp/schema/reflect.hpp>
 #include <mcp/schema/schema.hpp>
-#include <mcp/schema/validation.hpp>
+#include <mcp/validation/validation.hpp>
 #include <mcp/tools/render.hpp>
 
 #include <string>

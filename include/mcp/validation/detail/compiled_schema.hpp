@@ -1,15 +1,15 @@
 // What mcp::validator compiles from a schema (the fast path, valijson's schema, the patterns for
 // the walk) and the survey of a schema's subschemas that the checks before compiling it need.
-// Included by schema/impl/validation.ipp, and by the differential tests that compare the parts.
+// Included by validation/impl/validation.ipp, and by the differential tests that compare the parts.
 #pragma once
 
 #include <mcp/json/detail/pointer.hpp>
 #include <mcp/json/json.hpp>
-#include <mcp/schema/detail/validation_fast_path.hpp>
-#include <mcp/schema/detail/validation_rules.hpp>
-#include <mcp/schema/detail/validation_valijson.hpp>
-#include <mcp/schema/detail/validation_walk.hpp>
-#include <mcp/schema/violation.hpp>
+#include <mcp/validation/detail/validation_fast_path.hpp>
+#include <mcp/validation/detail/validation_rules.hpp>
+#include <mcp/validation/detail/validation_valijson.hpp>
+#include <mcp/validation/detail/validation_walk.hpp>
+#include <mcp/validation/violation.hpp>
 
 #include <cstddef>
 #include <memory>

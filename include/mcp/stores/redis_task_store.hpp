@@ -17,7 +17,7 @@
 // What comes back from Redis is parsed like untrusted input (size- and depth-limited).
 #pragma once
 
-#include <mcp/core/redis.hpp>
+#include <mcp/stores/redis.hpp>
 #include <mcp/core/tasks.hpp>
 #include <mcp/error.hpp>
 #include <mcp/json/parse.hpp>

@@ -1,11 +1,11 @@
-// Out-of-line bodies of schema/coercion.hpp, included once from its bottom (or compiled into the
+// Out-of-line bodies of validation/coercion.hpp, included once from its bottom (or compiled into the
 // library in compiled mode): the readings that are lossless, and the walk that applies them.
 #pragma once
 
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/json/detail/writer.hpp>
 #include <mcp/json/json.hpp>
-#include <mcp/schema/detail/validation_walk.hpp>
+#include <mcp/validation/detail/validation_walk.hpp>
 
 #include <cerrno>
 #include <cmath>

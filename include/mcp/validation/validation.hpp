@@ -19,7 +19,7 @@
 #include <mcp/error.hpp>
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/json/json.hpp>
-#include <mcp/schema/violation.hpp>
+#include <mcp/validation/violation.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -63,7 +63,7 @@ class validator {
   const json& schema() const;
 
   // The compiled parts (fast path, valijson, the walk), for the differential tests that keep them
-  // in agreement (include <mcp/schema/detail/compiled_schema.hpp>). A detail type: no stability promise.
+  // in agreement (include <mcp/validation/detail/compiled_schema.hpp>). A detail type: no stability promise.
   const detail::compiled_schema& compiled() const { return *compiled_; }
   // The fast path alone (null when the schema is not plain enough for it), for readers that follow
   // it without the rest (detail/typed_reader.hpp). Lives as long as this validator and its copies.
@@ -114,5 +114,5 @@ std::string describe_violations(std::string_view tool_name, const std::vector<vi
 }  // namespace mcp
 
 #if !defined(MCP_SEPARATE_COMPILATION)  // compiled mode: in the library (mcp/impl/src.hpp)
-#include <mcp/schema/impl/validation.ipp>
+#include <mcp/validation/impl/validation.ipp>
 #endif

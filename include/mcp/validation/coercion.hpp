@@ -20,7 +20,7 @@
 #include <mcp/config.hpp>
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/json/json.hpp>
-#include <mcp/schema/violation.hpp>
+#include <mcp/validation/violation.hpp>
 
 #include <cstddef>
 #include <string>
@@ -60,5 +60,5 @@ inline std::size_t argument_depth_limit(std::size_t max_json_depth) {
 }  // namespace mcp
 
 #if !defined(MCP_SEPARATE_COMPILATION)  // compiled mode: in the library (mcp/impl/src.hpp)
-#include <mcp/schema/impl/coercion.ipp>
+#include <mcp/validation/impl/coercion.ipp>
 #endif

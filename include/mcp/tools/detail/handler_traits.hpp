@@ -5,8 +5,8 @@
 #include <mcp/core/context.hpp>
 #include <mcp/tools/result.hpp>
 #include <mcp/schema/schema.hpp>
-#include <mcp/schema/validation.hpp>
-#include <mcp/schema/detail/validator_for.hpp>
+#include <mcp/validation/validation.hpp>
+#include <mcp/validation/detail/validator_for.hpp>
 
 #include <cstddef>
 #include <tuple>

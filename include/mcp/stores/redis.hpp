@@ -1,6 +1,6 @@
 // Redis for what several server processes share: where it is (redis_options), and the pool of
-// connections the Redis stores are built on (core/redis_task_store.hpp: tasks;
-// core/redis_replay_guard.hpp: used requestState tokens). Opt-in with them: a program that
+// connections the Redis stores are built on (stores/redis_task_store.hpp: tasks;
+// stores/redis_replay_guard.hpp: used requestState tokens). Opt-in with them: a program that
 // includes this links hiredis (Debian: libhiredis-dev; CMake: mcp::redis_task_store where the SDK
 // found hiredis, or pkg-config hiredis).
 #pragma once

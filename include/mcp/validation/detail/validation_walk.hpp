@@ -11,8 +11,8 @@
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/json/detail/writer.hpp>
 #include <mcp/json/json.hpp>
-#include <mcp/schema/detail/pattern_matcher.hpp>
-#include <mcp/schema/detail/validation_rules.hpp>
+#include <mcp/validation/detail/pattern_matcher.hpp>
+#include <mcp/validation/detail/validation_rules.hpp>
 
 #include <cstddef>
 #include <cstdint>

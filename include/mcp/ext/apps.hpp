@@ -13,7 +13,7 @@
 #pragma once
 
 #include <mcp/core/app_link.hpp>
-#include <mcp/core/features.hpp>
+#include <mcp/tools/features.hpp>
 #include <mcp/core/resource.hpp>
 #include <mcp/core/server.hpp>
 #include <mcp/error.hpp>

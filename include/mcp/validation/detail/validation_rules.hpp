@@ -11,7 +11,7 @@
 #include <mcp/json/detail/utf8.hpp>
 #include <mcp/json/detail/writer.hpp>
 #include <mcp/json/json.hpp>
-#include <mcp/schema/violation.hpp>
+#include <mcp/validation/violation.hpp>
 
 #include <algorithm>
 #include <cmath>

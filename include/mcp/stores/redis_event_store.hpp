@@ -1,7 +1,7 @@
 // 2025-11-25 resumable SSE streams shared through Redis (transport/event_store.hpp says what a
 // store is for): a client whose stream broke resumes it through any process that names the same
 // Redis and key prefix. Opt-in: nothing else includes this header, and a program that does links
-// hiredis (core/redis.hpp says how).
+// hiredis (stores/redis.hpp says how).
 //
 //   mcp::http::options opts;
 //   opts.event_store = std::make_shared<mcp::http::redis_event_store>(mcp::redis_options::from_url("redis://127.0.0.1:6379/app:"));
@@ -11,7 +11,7 @@
 // `max_events` kept). Both expire `keep` after the stream's last write.
 #pragma once
 
-#include <mcp/core/redis.hpp>
+#include <mcp/stores/redis.hpp>
 #include <mcp/error.hpp>
 #include <mcp/transport/event_store.hpp>
 

@@ -1,7 +1,7 @@
 // Single use of requestState tokens across every server process that names the same Redis and
 // key prefix: a token accepted by one process is refused by all, where the default guard (this
 // process's memory) lets a token replayed to another process through once more. Opt-in: nothing
-// else includes this header, and a program that does links hiredis (core/redis.hpp says how).
+// else includes this header, and a program that does links hiredis (stores/redis.hpp says how).
 //
 //   mcp::server_options o;
 //   o.request_state_key = shared_key;
@@ -11,7 +11,7 @@
 // several processes presenting it at once gets true), expiring with the token.
 #pragma once
 
-#include <mcp/core/redis.hpp>
+#include <mcp/stores/redis.hpp>
 #include <mcp/core/replay_guard.hpp>
 #include <mcp/error.hpp>
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include <mcp/schema/schema.hpp>
-#include <mcp/schema/validation.hpp>
+#include <mcp/validation/validation.hpp>
 
 namespace mcp {
 inline namespace v0 {

@@ -8,8 +8,8 @@
 #pragma once
 
 #include <mcp/core/detail/sha256.hpp>
-#include <mcp/core/detail/skill_frontmatter.hpp>
-#include <mcp/core/features.hpp>
+#include <mcp/ext/detail/skill_frontmatter.hpp>
+#include <mcp/tools/features.hpp>
 #include <mcp/core/paging.hpp>
 #include <mcp/core/server.hpp>
 #include <mcp/json/detail/utf8.hpp>

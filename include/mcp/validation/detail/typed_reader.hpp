@@ -34,7 +34,7 @@
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/json/json.hpp>
 #include <mcp/schema/reflect.hpp>
-#include <mcp/schema/validation.hpp>
+#include <mcp/validation/validation.hpp>
 
 #include <algorithm>
 #include <cstddef>

@@ -10,7 +10,7 @@
 // store reopens it as failed, saying so, rather than leave a client polling a task nobody runs.
 #pragma once
 
-#include <mcp/core/durable_file.hpp>
+#include <mcp/stores/durable_file.hpp>
 #include <mcp/core/tasks.hpp>
 #include <mcp/error.hpp>
 #include <mcp/json/parse.hpp>

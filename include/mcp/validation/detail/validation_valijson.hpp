@@ -35,7 +35,7 @@
 #pragma once
 
 #include <mcp/json/json.hpp>
-#include <mcp/schema/detail/validation_rules.hpp>
+#include <mcp/validation/detail/validation_rules.hpp>
 
 // Without this valijson reports a bad schema by printing and calling abort().
 #ifndef VALIJSON_USE_EXCEPTIONS

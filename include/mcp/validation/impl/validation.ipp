@@ -1,12 +1,12 @@
-// Out-of-line bodies of schema/validation.hpp, included once from its bottom (or compiled into the
+// Out-of-line bodies of validation/validation.hpp, included once from its bottom (or compiled into the
 // library in compiled mode): the checks a schema passes before it is compiled, and validate().
 #pragma once
 
 #include <mcp/json/detail/pointer.hpp>
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/json/detail/writer.hpp>
-#include <mcp/schema/detail/compiled_schema.hpp>
-#include <mcp/schema/detail/validation_metaschema.hpp>
+#include <mcp/validation/detail/compiled_schema.hpp>
+#include <mcp/validation/detail/validation_metaschema.hpp>
 
 #include <exception>
 #include <map>
