@@ -8,6 +8,7 @@
 
 #include <mcp/transport/http.hpp>
 #include <mcp/core/server.hpp>
+#include <mcp/mcp.hpp>
 
 #include <atomic>
 #include <chrono>
