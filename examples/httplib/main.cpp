@@ -107,6 +107,10 @@ int main(int argc, char** argv) {
   web.Post("/mcp", mount(endpoint));
   web.Get("/mcp", mount(endpoint));
   web.Delete("/mcp", mount(endpoint));
+  // A browser page's CORS preflight: the handler answers it (204 with the Access-Control-* headers
+  // for an allowed Origin, 403 otherwise). Left unrouted, cpp-httplib answers it 404 and the page's
+  // POST is never sent.
+  web.Options("/mcp", mount(endpoint));
   web.Put("/mcp", mount(endpoint));  // the handler answers 405, as the SDK's own listener does
   web.Patch("/mcp", mount(endpoint));
 

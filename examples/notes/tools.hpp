@@ -1,6 +1,7 @@
 // The notes tools (create, update, search, read, stats, export, delete), shared by the notes example and
 // the examples that serve them another way (examples/httplib). register_tools(srv, db) adds them,
-// and the MCP App that shows note_stats results (stats_app.hpp).
+// the MCP App that shows note_stats results (stats_app.hpp), each note as a resource
+// (notes://{title}) and a prompt that asks for a review of one (review_note).
 #pragma once
 
 #include <mcp/ext/apps.hpp>
@@ -9,6 +10,7 @@
 #include "stats_app.hpp"
 #include "store.hpp"
 
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -43,6 +45,8 @@ MCP_STRUCT_DEF(note_stats, (std::string, title, "Note title"), (int, word_count,
 MCP_STRUCT_DEF(full_note, (std::string, title, "Note title"), (std::string, body, "The whole body"),
   (std::string, visibility, "private or team"), (std::string, created, "ISO-8601 UTC creation time"),
   (std::string, last_modified, "ISO-8601 UTC time of the last change"));
+
+MCP_STRUCT_DEF(review_args, (std::string, title, "Title of the note to review"));
 
 MCP_STRUCT_DEF(export_args,
   (std::optional<std::string>, query, "Only notes containing every one of these words; every note when absent"));
@@ -221,6 +225,26 @@ inline void register_tools(mcp::server& srv, store& db) {
              });
            },
            mcp::annotations{.read_only = false, .destructive = true, .idempotent = true, .open_world = false});
+
+  // Each note is also a resource, for hosts that let the user attach one: notes://TITLE, the title
+  // percent-encoded where it needs it (a title holding '/' is only reachable through read_note).
+  srv.resource_template({.uri_template = "notes://{title}",
+                         .name = "note",
+                         .description = "The body of one note, by its exact title",
+                         .mime_type = "text/markdown"},
+                        [&db](const std::map<std::string, std::string>& vars) -> std::string {
+                          if (!db.problem().empty()) throw mcp::protocol_error(mcp::error_code::internal_error, db.problem());
+                          return db.read([&](const auto& all) {
+                            auto it = all.find(vars.at("title"));
+                            if (it == all.end())
+                              throw mcp::protocol_error(mcp::error_code::resource_not_found,
+                                                        "No note is titled '" + vars.at("title") + "'");
+                            return it->second.body;
+                          });
+                        });
+  srv.prompt("review_note", "Ask for a review of one note.", [](const review_args& in) {
+    return "Read the note '" + in.title + "' and suggest clearer wording.";
+  });
 }
 
 }  // namespace notes

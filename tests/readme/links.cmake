@@ -1,6 +1,7 @@
-# Keeps the guides' links true: every relative link in README.md, examples/README.md, tests/README.md
-# and tests/bench/README.md names a file or folder that exists, and a #fragment names a heading of
-# that Markdown file (GitHub's rule: lower case, punctuation dropped, spaces become hyphens).
+# Keeps the guides' links true: every relative link in README.md, examples/README.md, tests/README.md,
+# tests/bench/README.md and tests/bench/results/history.md names a file or folder that exists, and a
+# #fragment names a heading of that Markdown file (GitHub's rule: lower case, punctuation dropped,
+# spaces become hyphens).
 # Run with: cmake -DREPO=<repository root> -P links.cmake
 cmake_minimum_required(VERSION 3.16)
 if(NOT REPO)
@@ -9,7 +10,7 @@ endif()
 
 # The anchors of one Markdown file, into `out`.
 function(_mcp_anchors file out)
-  file(STRINGS "${file}" headings REGEX "^#+ ")
+  file(STRINGS "${file}" headings REGEX "^#+ " ENCODING UTF-8)  # else a non-ASCII byte ends the line
   set(anchors "")
   foreach(h IN LISTS headings)
     string(REGEX REPLACE "^#+ " "" h "${h}")
@@ -23,7 +24,7 @@ endfunction()
 
 set(bad 0)
 set(checked 0)
-foreach(guide README.md examples/README.md tests/README.md tests/bench/README.md)
+foreach(guide README.md examples/README.md tests/README.md tests/bench/README.md tests/bench/results/history.md)
   get_filename_component(dir "${REPO}/${guide}" DIRECTORY)
   file(READ "${REPO}/${guide}" text)
   # Brackets and semicolons would bend CMake's lists: hide them first.

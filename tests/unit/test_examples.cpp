@@ -183,6 +183,47 @@ TEST_CASE("notes: every tool and every error path") {
   CHECK(c.call("delete_note", {{"title", "Diary"}})["isError"] == true);
 }
 
+// The README's tour shows a prompt and a resource template on the notes server; the flagship has
+// both, so a client's prompt and template paths can be tried on it (issue #56).
+TEST_CASE("notes: the review_note prompt and the notes://{title} resource template") {
+  std::string dir = scratch_dir("prompts");
+  stdio_client c({MCP_NOTES_BINARY, "--store", dir + "/notes.json"});
+  json init = c.initialize();
+  CHECK(init["result"]["capabilities"].contains("prompts"));
+  CHECK(init["result"]["capabilities"].contains("resources"));
+  c.call("create_note", {{"title", "Trip plan"}, {"body", "# Day 1\nwalk 100% of the way"}});
+
+  json prompts = c.request("prompts/list")["result"]["prompts"];
+  REQUIRE(prompts.size() == 1);
+  CHECK(prompts[0]["name"] == "review_note");
+  CHECK(prompts[0]["arguments"] == json::array({{{"name", "title"}, {"description", "Title of the note to review"},
+                                                 {"required", true}}}));
+  json got = c.request("prompts/get", {{"name", "review_note"}, {"arguments", {{"title", "Trip plan"}}}})["result"];
+  REQUIRE(got["messages"].size() == 1);
+  CHECK(got["messages"][0]["role"] == "user");
+  CHECK(got["messages"][0]["content"]["text"] == "Read the note 'Trip plan' and suggest clearer wording.");
+  CHECK(c.request("prompts/get", {{"name", "review_note"}, {"arguments", json::object()}})["error"]["code"] == -32602);
+
+  json templates = c.request("resources/templates/list")["result"]["resourceTemplates"];
+  REQUIRE(templates.size() == 1);
+  CHECK(templates[0]["uriTemplate"] == "notes://{title}");
+  CHECK(templates[0]["name"] == "note");
+  CHECK(templates[0]["mimeType"] == "text/markdown");
+  // The title percent-encoded (the space), as a client expands the template.
+  json read = c.request("resources/read", {{"uri", "notes://Trip%20plan"}})["result"];
+  REQUIRE(read["contents"].size() == 1);
+  CHECK(read["contents"][0]["uri"] == "notes://Trip%20plan");
+  CHECK(read["contents"][0]["mimeType"] == "text/markdown");
+  CHECK(read["contents"][0]["text"] == "# Day 1\nwalk 100% of the way");
+  json unknown = c.request("resources/read", {{"uri", "notes://Nowhere"}});
+  CHECK(unknown["error"]["code"] == -32002);
+  CHECK(unknown["error"]["message"].get<std::string>().find("No note is titled 'Nowhere'") != std::string::npos);
+  CHECK(c.request("resources/read", {{"uri", "notes://a/b"}})["error"]["code"] == -32002);  // no such URI
+
+  c.proc.close_stdin();
+  CHECK(c.proc.wait(10s) == 0);
+}
+
 TEST_CASE("notes: long bodies are cut with a marker, and pagination walks every match exactly once") {
   std::string dir = scratch_dir("pages");
   stdio_client c({MCP_NOTES_BINARY, "--store", dir + "/notes.json"});

@@ -386,6 +386,26 @@ void check_statuses(unsigned short port) {
   CHECK(ask("POST", "{\"jsonrpc\":", with_session).status == 400);  // not JSON
   CHECK(ask("PUT", ping, with_session).status == 405);
   CHECK(ask("POST", std::string(5 * 1024 * 1024, ' '), with_session).status == 413);
+
+  // A browser page on a local dev server: its preflight and its request (the host must route
+  // OPTIONS to the handler: issue #56).
+  const std::string page = "http://localhost:5173";
+  auto preflight = ask("OPTIONS", "", {{"Origin", page}, {"Access-Control-Request-Method", "POST"},
+                                       {"Access-Control-Request-Headers", "content-type, mcp-session-id, mcp-protocol-version"}});
+  CHECK(preflight.status == 204);
+  CHECK(preflight.header("Access-Control-Allow-Origin") == std::optional<std::string>(page));
+  CHECK(preflight.header("Access-Control-Allow-Methods") == std::optional<std::string>("GET, POST, DELETE"));
+  const std::string allowed_headers = preflight.header("Access-Control-Allow-Headers").value_or("");
+  for (const char* h : {"Content-Type", "Mcp-Session-Id", "MCP-Protocol-Version"})
+    CHECK(allowed_headers.find(h) != std::string::npos);
+  CHECK(ask("OPTIONS", "", {{"Origin", "https://evil.example"}, {"Access-Control-Request-Method", "POST"}}).status == 403);
+  auto from_page = with_session;
+  from_page.push_back({"Origin", page});
+  auto answered = ask("POST", ping, from_page);
+  CHECK(answered.status == 200);
+  CHECK(answered.header("Access-Control-Allow-Origin") == std::optional<std::string>(page));
+  CHECK(answered.header("Access-Control-Expose-Headers").value_or("").find("Mcp-Session-Id") != std::string::npos);
+
   CHECK(ask("DELETE", "", with_session).status == 204);
   CHECK(ask("POST", ping, with_session).status == 404);
 }

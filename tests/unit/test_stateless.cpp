@@ -142,6 +142,48 @@ TEST_CASE("stateless: a version claim in _meta makes a request 2026-07-28, whate
   }
 }
 
+// Each result's _meta names the server (the schema's ResultMetaObject); the whole description is
+// server/discover's, said once, not repeated on every call (issue #56: about 160 bytes a call).
+TEST_CASE("stateless: results name the server by name and version; server/discover describes it whole", "[stateless]") {
+  mcp::server_info info{"described", "2.3.4"};
+  info.title = "A Described Server";
+  info.description = "A server whose description is long enough to notice on every call.";
+  info.website_url = "https://example.com/described";
+  info.icons = json::array({{{"src", "https://example.com/icon.png"}, {"mimeType", "image/png"}}});
+  mcp::server srv(info);
+  add_fixtures(srv);
+  mcp::testing::client c(srv);
+  const char* key = "io.modelcontextprotocol/serverInfo";
+  const json identity = {{"name", "described"}, {"version", "2.3.4"}};
+
+  json discover = c.stateless_request("server/discover")["result"];
+  CHECK(discover["_meta"][key] == json({{"name", "described"},
+                                         {"version", "2.3.4"},
+                                         {"title", "A Described Server"},
+                                         {"description", info.description},
+                                         {"websiteUrl", "https://example.com/described"},
+                                         {"icons", info.icons}}));
+  CHECK(c.stateless_request("tools/list")["result"]["_meta"][key] == identity);
+  CHECK(c.stateless_request("tools/call", {{"name", "numbers"}})["result"]["_meta"][key] == identity);
+  CHECK(c.stateless_request("resources/read", {{"uri", "test://a"}})["result"]["_meta"][key] == identity);
+  CHECK(c.stateless_request("prompts/get", {{"name", "p"}})["result"]["_meta"][key] == identity);
+  json asked = c.stateless_request("tools/call", {{"name", "hello"}}, elicitation)["result"];
+  REQUIRE(asked["resultType"] == "input_required");
+  CHECK(asked["_meta"][key] == identity);
+
+  json listen = mcp::jsonrpc::request("L1", "subscriptions/listen",
+                                      {{"notifications", {{"toolsListChanged", true}}},
+                                       {"_meta",
+                                        {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                                         {"io.modelcontextprotocol/clientCapabilities", json::object()}}}});
+  c.send(listen);
+  REQUIRE(c.messages().take([](const json& m) { return m.value("method", "") == "notifications/subscriptions/acknowledged"; }, 1s));
+  c.connection().finish(std::chrono::milliseconds(0));  // ends the stream with its final result
+  auto last = c.messages().take([](const json& m) { return m.contains("result"); }, 1s);
+  REQUIRE(last);
+  CHECK((*last)["result"]["_meta"][key] == identity);
+}
+
 TEST_CASE("stateless: the envelope checks come in the spec's order", "[stateless]") {
   auto srv_ptr = make_server();
   mcp::server& srv = *srv_ptr;

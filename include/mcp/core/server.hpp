@@ -50,7 +50,8 @@ inline namespace v0 {
 
 struct tool_options;  // tools/tool_options.hpp
 
-// serverInfo in the initialize result.
+// serverInfo in the initialize result (2025) and in server/discover's _meta (2026-07-28); every
+// other 2026-07-28 result names only the name and version.
 struct server_info {
   std::string name;
   std::string version;
@@ -346,7 +347,8 @@ class server {
   // (stdio: at end of input) or without (the connection is closed).
   void end_listeners(const detail::session* owner, bool final_result);
   std::size_t listeners_open();
-  json server_info_json() const;
+  json server_info_json() const;      // the whole description: initialize, server/discover
+  json server_identity_json() const;  // name and version: every other 2026-07-28 result
   const cache_hint& cache_for(const std::string& method) const;
   void install_builtin_methods();
   void tools_changed();

@@ -717,7 +717,7 @@ MCP_DECL void server::call_tool(context& ctx, detail::request_params& params, de
   // gets the arguments' tree built here, on the thread that runs the call. Built by the thread that
   // read the message instead (until 11-28), the tree counted as that thread's work on the line, so
   // stdio's sharing rule kept such calls off the pool: order_rt on stdio ran 1.4-2x slower at
-  // N = 1,000 and 10,000, with no smaller peak memory (tests/bench/README.md).
+  // N = 1,000 and 10,000, with no smaller peak memory (tests/bench/results/history.md).
   auto tree_arguments = [&]() -> const json& {
     if (!arguments) arguments = params.arguments();
     return *arguments;

@@ -23,6 +23,12 @@ MCP_DECL json server::server_info_json() const {
   return info;
 }
 
+// What every other 2026-07-28 result carries in _meta: the two fields the schema's Implementation
+// requires. The whole description (title, description, icons...) is about 160 bytes of a typical
+// server's, on every call, and some hosts hand each result's _meta to their model; server/discover
+// carries it once.
+MCP_DECL json server::server_identity_json() const { return json{{"name", info_.name}, {"version", info_.version}}; }
+
 MCP_DECL const cache_hint& server::cache_for(const std::string& method) const {
   auto it = options_.cache_by_method.find(method);
   return it == options_.cache_by_method.end() ? options_.cache : it->second;
@@ -176,7 +182,7 @@ MCP_DECL void server::run_stateless_request(const std::shared_ptr<detail::sessio
 
 MCP_DECL json server::finish_stateless(const std::string& method, const json& params, json result) const {
   if (!result.contains("resultType")) result["resultType"] = "complete";
-  result["_meta"][detail::meta_server_info] = server_info_json();
+  result["_meta"][detail::meta_server_info] = method == "server/discover" ? server_info_json() : server_identity_json();
   // The schema (and the official client) require the hints on every complete result of these
   // methods. A multi-round retry's result depends on the answers given: immediately stale, and
   // never shared.
@@ -197,7 +203,7 @@ MCP_DECL json server::input_required_result(const std::string& method, const jso
   json result{{"resultType", "input_required"},
               {"inputRequests", std::move(requests)},
               {"requestState", sealer_->seal(json{{"answers", round.used}}, method, params, options_.request_state_ttl)}};
-  result["_meta"][detail::meta_server_info] = server_info_json();
+  result["_meta"][detail::meta_server_info] = server_identity_json();
   return result;
 }
 
@@ -310,7 +316,7 @@ MCP_DECL void server::end_listeners(const detail::session* owner, bool final_res
       if (auto o = l.owner.lock()) o->end_request(l.id);
       if (!final_result) continue;
       json result{{"resultType", "complete"},
-                  {"_meta", {{detail::meta_subscription_id, l.id}, {detail::meta_server_info, server_info_json()}}}};
+                  {"_meta", {{detail::meta_subscription_id, l.id}, {detail::meta_server_info, server_identity_json()}}}};
       l.out->post(jsonrpc::response(l.id, std::move(result)));
       ended.push_back(l.out);
     }

@@ -1,7 +1,7 @@
 // Where a block of 64 bytes of JSON text has its quotes, backslashes and brackets, one bit per byte:
 // json_reader::skip_brackets takes a block whole from these masks instead of byte by byte (a
 // tools/call's arguments delimited on stdio's reading thread: an order of 1,000 items, 70 KB, went
-// from about 70 to 20 us; tests/bench/README.md). SSE2 where the compiler has it (every x86-64
+// from about 70 to 20 us; tests/bench/results/history.md). SSE2 where the compiler has it (every x86-64
 // target), else a loop over the bytes; tests/unit/test_core.cpp holds the two to the same masks.
 #pragma once
 

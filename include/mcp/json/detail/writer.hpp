@@ -506,7 +506,7 @@ inline void write_response_text(const json& id, std::string_view result, std::st
 // The per-thread buffers that answers are written into keep their capacity from one answer to the
 // next, up to this; one grown beyond it is let go, so that a rare huge answer leaves no huge buffer
 // with its thread. At 1 MiB, lists of 10,000 records (about 2 MB of text) grew their buffers anew
-// on every call: 4 MiB served them 7% faster, at a lower peak memory (tests/bench/README.md).
+// on every call: 4 MiB served them 7% faster, at a lower peak memory (tests/bench/results/history.md).
 inline constexpr std::size_t kept_buffer_limit = std::size_t{4} << 20;
 
 inline void let_go_if_huge(std::string& buffer) {

@@ -19,7 +19,7 @@ class recent_calls {
   // Calls that take longer than this on average are worth sharing with another thread. A hand-off
   // costs another thread's wake-up and the caches it lands in: measured on 2 cores, pipelined calls
   // of ~230 us went 37% faster through stdio's pool; at ~25-30 us one tool gained and another lost
-  // (tests/bench/README.md, "Tried on 11-27, not kept"). HTTP: a second thread serving made 250 us
+  // (tests/bench/results/history.md, "Tried on 11-27, not kept"). HTTP: a second thread serving made 250 us
   // calls 65% faster and small calls (~7 us) 28% slower, on a machine whose other core ran the
   // load generator.
   static constexpr std::chrono::microseconds share_above{100};

@@ -154,7 +154,7 @@ class pattern_check {
   // run_one_word() for a pattern of one byte set per position between `^` and `$` (no `?`, `*`,
   // `+` or `{n,m}` with n < m: `^[A-Z]{3}-[0-9]{4}$`, `^\d{4}-\d{2}-\d{2}$`). There its steps come
   // down to this: a match takes as many bytes as there are positions, byte p taken by position p.
-  // A third of the instructions per byte of run_one_word (order's SKUs, tests/bench/README.md).
+  // A third of the instructions per byte of run_one_word (order's SKUs, tests/bench/results/history.md).
   bool run_fixed(std::string_view s) const {
     if (s.size() != final_) return false;
     for (std::size_t p = 0; p < s.size(); ++p)

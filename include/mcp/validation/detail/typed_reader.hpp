@@ -22,7 +22,7 @@
 // for the next call): what it reads is what a fresh object would get, members outside MCP_STRUCT
 // included, while strings and lists keep their storage. With a list of items that each hold a list
 // this saves an allocation per item, which was the largest cost of a call after the reading itself
-// (glibc keeps only seven freed blocks of a size per thread; tests/bench/README.md). A struct of
+// (glibc keeps only seven freed blocks of a size per thread; tests/bench/results/history.md). A struct of
 // MCP_STRUCT_DEF, whose every member is a field, is made fresh in place: each field read overwrites
 // what its member held, and one the text leaves out is copied from a fresh struct. A struct of
 // MCP_STRUCT may hold members it does not name, so it is remade whole and its fields' storage
