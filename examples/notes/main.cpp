@@ -1,6 +1,7 @@
 // notes: a small MCP server that keeps notes in one JSON file. The flagship example of the SDK:
 // typed arguments with constraints, structured results, guidance in every error, pagination and
 // atomic storage.
+#include <mcp/ext/tasks.hpp>
 #include <mcp/stores/file_task_store.hpp>
 #include <mcp/mcp.hpp>
 #include <mcp/transport/http.hpp>
@@ -95,8 +96,8 @@ int main(int argc, char** argv) {
                    .description = "Create, search and read plain-text notes kept in one JSON file"},
                   {.instructions = "Notes are identified by their exact title. Search before creating to avoid "
                                    "duplicates; read_note returns a whole note.",
-                   .serve_stateless = !legacy_only,
-                   .tasks = {.store = tasks_store}});
+                   .serve_stateless = !legacy_only});
+  mcp::enable_tasks(srv, {.store = tasks_store});
   notes::register_tools(srv, db);
   if (http_address || !unix_socket.empty()) {
     mcp::http::options options;

@@ -186,7 +186,7 @@ inline void register_tools(mcp::server& srv, store& db) {
            stats_options);
 
   // Long for a big store: a client that declares the tasks extension gets a task at once and polls
-  // it (core/tasks.hpp); any other client waits for the answer, with progress when it asked.
+  // it (ext/task_store.hpp); any other client waits for the answer, with progress when it asked.
   mcp::tool_options export_options(mcp::annotations{.read_only = true, .open_world = false});
   export_options.task = mcp::task_mode::optional;
   srv.tool("export_notes",

@@ -62,7 +62,7 @@ inline constexpr int input_swallowed = 9;     // a 2026-07-28 handler caught wha
 inline constexpr int invalid_answer = 10;     // elicitation_error: the client's answer to ctx.elicit<T>() does not
                                               // fit the form it was asked with (or has no valid action)
 inline constexpr int task_refused = 11;       // a task store cannot keep a new task (full, id taken, down), or a
-                                              // task record or update read back is malformed (core/tasks.hpp)
+                                              // task record or update read back is malformed (ext/task_store.hpp)
 inline constexpr int guard_unavailable = 12;  // a replay_guard cannot tell whether a requestState was used (its
                                               // Redis is down: stores/redis_replay_guard.hpp); the token is refused
 inline constexpr int event_store_unavailable = 13;  // an SSE event_store cannot keep or read a stream's events

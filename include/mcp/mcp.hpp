@@ -1,6 +1,6 @@
 // Umbrella header: everything needed to write an MCP server over stdio, by layer. Opt-in by
 // include: the Streamable HTTP transport (<mcp/transport/http.hpp>), and the extensions other than
-// typed elicitation and tracing (<mcp/ext/apps.hpp>, <mcp/ext/skills.hpp>, <mcp/ext/tasks.hpp>).
+// typed elicitation and tracing (<mcp/ext/apps.hpp>, <mcp/ext/skills.hpp>, <mcp/ext/task_store.hpp>).
 #pragma once
 
 #include <mcp/version.hpp>

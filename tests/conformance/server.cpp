@@ -1,6 +1,7 @@
 // The server the official MCP conformance suite runs against: the fixtures every SDK's test server
 // exposes (tools, resources, a template, prompts, completion, logging), written with the SDK's
 // public API only. Over Streamable HTTP with --http HOST:PORT (what the suite needs), else stdio.
+#include <mcp/ext/tasks.hpp>
 #include <mcp/ext/skills.hpp>
 #include <mcp/mcp.hpp>
 #include <mcp/transport/http.hpp>
@@ -618,6 +619,7 @@ int main(int argc, char** argv) {
   }
 
   mcp::server_options server_opts;
+  mcp::task_options task_opts;
   // Processes behind one load balancer must seal requestState with one key (tests/scaleout).
   if (const char* key = std::getenv("MCP_REQUEST_STATE_KEY"); key && *key) server_opts.request_state_key = key;
   mcp::http::options opts;
@@ -627,7 +629,7 @@ int main(int argc, char** argv) {
       if (!event_store.empty())
         opts.event_store = std::make_shared<mcp::http::redis_event_store>(mcp::redis_options::from_url(event_store));
       if (!task_store.empty())
-        server_opts.tasks.store = std::make_shared<mcp::redis_task_store>(mcp::redis_options::from_url(task_store));
+        task_opts.store = std::make_shared<mcp::redis_task_store>(mcp::redis_options::from_url(task_store));
       if (!replay_guard.empty())
         server_opts.request_state_guard = std::make_shared<mcp::redis_replay_guard>(mcp::redis_options::from_url(replay_guard));
     } catch (const mcp::error& e) {
@@ -640,6 +642,7 @@ int main(int argc, char** argv) {
 #endif
   }
   mcp::server srv({.name = "mcp-conformance-test-server", .version = "1.0.0"}, server_opts);
+  mcp::enable_tasks(srv, task_opts);
   conformance::add_content_tools(srv);
   conformance::add_context_tools(srv);
   conformance::add_schema_tool(srv);

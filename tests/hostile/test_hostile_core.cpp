@@ -1,6 +1,7 @@
 // Hostile input in process, for the SDK fixes the fuzzers and the hostile suite led to.
 #include "catch.hpp"
 
+#include <mcp/ext/tasks.hpp>
 #include <mcp/tools/tool.hpp>
 #include <mcp/testing.hpp>
 
@@ -83,11 +84,12 @@ TEST_CASE("hostile core: tasks a client abandons, parked for input or flooding i
   auto store = std::make_shared<mcp::memory_task_store>(64);
   std::vector<std::string> ids;
   {
-    mcp::server_options options;
-    options.tasks.store = store;
-    options.tasks.max_running = 4;
-    options.tasks.max_queued = 4;
-    mcp::server srv({"tasks", "1.0"}, options);
+    mcp::task_options options;
+    options.store = store;
+    options.max_running = 4;
+    options.max_queued = 4;
+    mcp::server srv({"tasks", "1.0"});
+    mcp::enable_tasks(srv, options);
     mcp::tool_options as_task;
     as_task.task = mcp::task_mode::required;
     srv.tool("ask", "Asks and waits for an hour",

@@ -7,6 +7,7 @@
 
 #include <mcp/mcp.hpp>
 #include <mcp/testing.hpp>
+#include <mcp/ext/tasks.hpp>
 #include <mcp/transport/http.hpp>
 
 #include <chrono>

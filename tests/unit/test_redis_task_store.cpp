@@ -10,6 +10,7 @@
 #include "catch.hpp"
 #include "redis_server.hpp"
 
+#include <mcp/ext/tasks.hpp>
 #include <mcp/stores/redis_replay_guard.hpp>
 #include <mcp/stores/redis_task_store.hpp>
 #include <mcp/mcp.hpp>
@@ -277,9 +278,8 @@ TEST_CASE("redis task store: a frozen or dead Redis is a clear error within the 
   CHECK(store.create(new_task()).id.size() == 32);
 
   // Through a server: tools/call that cannot store its task answers an error, and the server lives.
-  mcp::server_options opts;
-  opts.tasks.store = std::make_shared<mcp::redis_task_store>(options_for(*redis));
-  mcp::server srv({"tasks", "1.0.0"}, opts);
+  mcp::server srv({"tasks", "1.0.0"});
+  mcp::enable_tasks(srv, {std::make_shared<mcp::redis_task_store>(options_for(*redis))});
   mcp::tool_options o;
   o.task = mcp::task_mode::required;
   srv.tool("count", "Counts.", [](mcp::context&) { return std::string("7"); }, o);
@@ -370,12 +370,11 @@ TEST_CASE("redis task store: two servers on one Redis: a task started on one is 
              },
              o);
   };
-  mcp::server_options opts;
-  opts.tasks.store = std::make_shared<mcp::redis_task_store>(options_for(*redis));
-  mcp::server first({"tasks", "1.0.0"}, opts);
+  mcp::server first({"tasks", "1.0.0"});
+  mcp::enable_tasks(first, {std::make_shared<mcp::redis_task_store>(options_for(*redis))});
   serve(first);
-  opts.tasks.store = std::make_shared<mcp::redis_task_store>(options_for(*redis));
-  mcp::server second({"tasks", "1.0.0"}, opts);
+  mcp::server second({"tasks", "1.0.0"});
+  mcp::enable_tasks(second, {std::make_shared<mcp::redis_task_store>(options_for(*redis))});
   serve(second);
   mcp::testing::client on_first(first);
   mcp::testing::client on_second(second);

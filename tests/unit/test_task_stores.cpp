@@ -3,6 +3,7 @@
 // room, and ids that could name another file. mcp::replace_file underneath.
 #include "catch.hpp"
 
+#include <mcp/ext/tasks.hpp>
 #include <mcp/stores/file_task_store.hpp>
 #include <mcp/mcp.hpp>
 #include <mcp/testing.hpp>
@@ -152,9 +153,8 @@ TEST_CASE("file task store: a server restarted on the same folder still answers 
   };
   std::string id;
   {
-    mcp::server_options opts;
-    opts.tasks.store = std::make_shared<mcp::file_task_store>(dir);
-    mcp::server srv({"tasks", "1.0.0"}, opts);
+    mcp::server srv({"tasks", "1.0.0"});
+    mcp::enable_tasks(srv, {std::make_shared<mcp::file_task_store>(dir)});
     serve(srv);
     mcp::testing::client c(srv);
     json created = c.stateless_request("tools/call", {{"name", "count"}, {"arguments", json::object()}}, tasks_caps);
@@ -165,9 +165,8 @@ TEST_CASE("file task store: a server restarted on the same folder still answers 
            std::chrono::steady_clock::now() < limit)
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  mcp::server_options opts;
-  opts.tasks.store = std::make_shared<mcp::file_task_store>(dir);
-  mcp::server again({"tasks", "1.0.0"}, opts);
+  mcp::server again({"tasks", "1.0.0"});
+  mcp::enable_tasks(again, {std::make_shared<mcp::file_task_store>(dir)});
   serve(again);
   mcp::testing::client c(again);
   json task = c.stateless_request("tasks/get", {{"taskId", id}}, tasks_caps)["result"];

@@ -4,6 +4,7 @@
 // Waits poll tasks/get with a generous limit; nothing asserts how fast anything is.
 #include "catch.hpp"
 
+#include <mcp/ext/tasks.hpp>
 #include <mcp/mcp.hpp>
 #include <mcp/testing.hpp>
 
@@ -21,6 +22,15 @@ using mcp::json;
 namespace test_tasks {  // a namespace per file: CMake's unity build compiles several test files as one
 
 namespace {
+
+// The tasks extension as the server holds it (its seam), for the counts tests look at.
+const mcp::detail::task_service& service_of(mcp::server& srv) {
+  auto seam = mcp::detail::server_access::seam(srv);
+  REQUIRE(dynamic_cast<const mcp::detail::task_service*>(seam.get()));
+  return *dynamic_cast<const mcp::detail::task_service*>(seam.get());
+}
+std::size_t tasks_running(mcp::server& srv) { return service_of(srv).runs(); }
+std::size_t task_workers(mcp::server& srv) { return service_of(srv).threads(); }
 
 const json tasks_caps = {{"extensions", {{mcp::tasks_extension, json::object()}}}};
 const json tasks_and_elicitation = {{"extensions", {{mcp::tasks_extension, json::object()}}},
@@ -109,11 +119,13 @@ int error_code_of(const json& response) { return response.contains("error") ? re
 
 TEST_CASE("tasks: a declaring request gets a CreateTaskResult, then the result from tasks/get", "[tasks]") {
   mcp::server_options options;
-  options.tasks.ttl = std::chrono::minutes(5);
-  options.tasks.poll_interval = std::chrono::milliseconds(250);
+  mcp::task_options options_tasks;
+  options_tasks.ttl = std::chrono::minutes(5);
+  options_tasks.poll_interval = std::chrono::milliseconds(250);
   gate g;
   std::atomic<bool> knew_its_task{false};  // Catch's CHECK is for the test's thread only
   mcp::server srv({"tasks", "1.0.0"}, options);
+  mcp::enable_tasks(srv, options_tasks);
   srv.tool("work", "Works until released",
            [&](mcp::context& ctx) -> std::string {
              knew_its_task = ctx.in_task() && ctx.task_id().size() == 32;
@@ -164,6 +176,7 @@ TEST_CASE("tasks: a declaring request gets a CreateTaskResult, then the result f
 TEST_CASE("tasks: who gets a task: the mode and the request's declaration decide, never params.task", "[tasks]") {
   std::atomic<int> runs{0};
   mcp::server srv({"tasks", "1.0.0"});
+  mcp::enable_tasks(srv);
   auto handler = [&](mcp::context& ctx) -> std::string {
     ++runs;
     return ctx.in_task() ? "task" : "sync";
@@ -212,6 +225,7 @@ TEST_CASE("tasks: who gets a task: the mode and the request's declaration decide
 TEST_CASE("tasks: the extension is declared once a tool has a task mode, and capabilities.tasks only to 2025-11-25",
           "[tasks]") {
   mcp::server srv({"tasks", "1.0.0"});
+  mcp::enable_tasks(srv);
   srv.tool("plain", "Never a task", []() -> std::string { return "x"; });
   mcp::testing::client c(srv);
   json discover = c.stateless_request("server/discover", json::object(), tasks_caps)["result"];
@@ -234,6 +248,7 @@ TEST_CASE("tasks: the extension is declared once a tool has a task mode, and cap
 TEST_CASE("tasks: how a run ends: completed with the result, a tool error completed too, a protocol error failed",
           "[tasks]") {
   mcp::server srv({"tasks", "1.0.0"});
+  mcp::enable_tasks(srv);
   srv.tool("tool_error", "Fails as a tool", []() -> mcp::result<std::string> { return mcp::tool_error("no data"); },
            task_tool(mcp::task_mode::optional));
   srv.tool("protocol", "Fails with a JSON-RPC error",
@@ -261,6 +276,7 @@ TEST_CASE("tasks: how a run ends: completed with the result, a tool error comple
 
 TEST_CASE("tasks: the gates: -32601 for removed methods, -32021 before -32602, -32602 for unknown ids", "[tasks]") {
   mcp::server srv({"tasks", "1.0.0"});
+  mcp::enable_tasks(srv);
   srv.tool("quick", "Quick", []() -> std::string { return "ok"; }, task_tool(mcp::task_mode::optional));
   mcp::testing::client c(srv);
   const std::string id = started_task(c, "quick");
@@ -292,6 +308,7 @@ TEST_CASE("tasks: cancel while working: an empty ack, the handler sees it, and c
   gate g;
   std::atomic<bool> saw_cancel{false};
   mcp::server srv({"tasks", "1.0.0"});
+  mcp::enable_tasks(srv);
   srv.tool("work", "Works until released",
            [&](mcp::context& ctx) -> std::string {
              if (g.wait(ctx)) return "done";
@@ -309,7 +326,7 @@ TEST_CASE("tasks: cancel while working: an empty ack, the handler sees it, and c
   CHECK(ack["result"]["resultType"] == "complete");
   CHECK(get(c, id)["status"] == "cancelled");  // at once, before the handler has noticed
   CHECK(eventually([&] { return saw_cancel.load(); }));
-  CHECK(eventually([&] { return mcp::detail::server_access::task_runs(srv) == 0; }));
+  CHECK(eventually([&] { return tasks_running(srv) == 0; }));
   json after = get(c, id);
   CHECK(after["status"] == "cancelled");  // what the handler returned afterwards is dropped
   CHECK_FALSE(after.contains("result"));
@@ -325,6 +342,7 @@ TEST_CASE("tasks: cancel while working: an empty ack, the handler sees it, and c
 TEST_CASE("tasks: ctx.ask() in a task parks it in input_required until tasks/update answers every key", "[tasks]") {
   const json schema = {{"type", "object"}, {"properties", {{"name", {{"type", "string"}}}}}};
   mcp::server srv({"tasks", "1.0.0"});
+  mcp::enable_tasks(srv);
   srv.tool("two", "Asks two questions at once, then one more under a key it used before",
            [&](mcp::context& ctx) -> std::string {
              auto both = ctx.ask({mcp::elicitation_input("a", "A?", schema), mcp::elicitation_input("b", "B?", schema)});
@@ -383,6 +401,7 @@ TEST_CASE("tasks: ctx.ask() in a task parks it in input_required until tasks/upd
 TEST_CASE("tasks: cancel while input_required ends the wait and the task", "[tasks]") {
   std::atomic<bool> ask_threw{false};
   mcp::server srv({"tasks", "1.0.0"});
+  mcp::enable_tasks(srv);
   srv.tool("confirm", "Asks for a confirmation",
            [&](mcp::context& ctx) -> std::string {
              try {  // "no limit": the wait must not overflow the clock
@@ -402,7 +421,7 @@ TEST_CASE("tasks: cancel while input_required ends the wait and the task", "[tas
   CHECK(t["status"] == "cancelled");
   CHECK_FALSE(t.contains("inputRequests"));
   CHECK(eventually([&] { return ask_threw.load(); }));
-  CHECK(eventually([&] { return mcp::detail::server_access::task_runs(srv) == 0; }));
+  CHECK(eventually([&] { return tasks_running(srv) == 0; }));
   CHECK(get(c, id)["status"] == "cancelled");
   // Answers after the end change nothing.
   task_request(c, "tasks/update", {{"taskId", id}, {"inputResponses", {{"ok", {{"action", "accept"}}}}}});
@@ -411,6 +430,7 @@ TEST_CASE("tasks: cancel while input_required ends the wait and the task", "[tas
 
 TEST_CASE("tasks: a task's asks need the client's capability like any other", "[tasks]") {
   mcp::server srv({"tasks", "1.0.0"});
+  mcp::enable_tasks(srv);
   srv.tool("confirm", "Asks for a confirmation",
            [](mcp::context& ctx) -> std::string {
              ctx.ask(mcp::elicitation_input("ok", "Sure?", json{{"type", "object"}}));
@@ -428,6 +448,7 @@ TEST_CASE("tasks: multi-round input on the request first, then ctx.begin_task() 
   std::atomic<int> runs{0};
   std::atomic<int> in_task_runs{0};
   mcp::server srv({"tasks", "1.0.0"});
+  mcp::enable_tasks(srv);
   auto handler = [&](mcp::context& ctx) -> std::string {
     ++runs;
     auto answer = ctx.ask(mcp::elicitation_input("user_name", "Name?", json{{"type", "object"}}));
@@ -490,9 +511,11 @@ TEST_CASE("tasks: multi-round input on the request first, then ctx.begin_task() 
 TEST_CASE("tasks: several tasks run at once, and more wait for a worker", "[tasks]") {
   constexpr int together = 6;
   mcp::server_options options;
-  options.tasks.max_running = together;
+  mcp::task_options options_tasks;
+  options_tasks.max_running = together;
   std::atomic<int> arrived{0};
   mcp::server srv({"tasks", "1.0.0"}, options);
+  mcp::enable_tasks(srv, options_tasks);
   // Each waits until all have arrived: this finishes only if they run at the same time.
   srv.tool("meet", "Waits for the others",
            [&](mcp::context& ctx) -> std::string {
@@ -507,26 +530,30 @@ TEST_CASE("tasks: several tasks run at once, and more wait for a worker", "[task
   std::vector<std::string> ids;
   for (int i = 0; i < together; ++i) ids.push_back(started_task(c, "meet"));
   for (const auto& id : ids) CHECK(wait_for(c, id, "completed")["result"]["content"][0]["text"] == "met");
-  CHECK(mcp::detail::server_access::task_threads(srv) <= together);
+  CHECK(task_workers(srv) <= together);
 
   // With two workers, eight tasks all finish, through the queue.
   mcp::server_options narrow;
-  narrow.tasks.max_running = 2;
+  mcp::task_options narrow_tasks;
+  narrow_tasks.max_running = 2;
   mcp::server small({"tasks", "1.0.0"}, narrow);
+  mcp::enable_tasks(small, narrow_tasks);
   small.tool("quick", "Quick", []() -> std::string { return "ok"; }, task_tool(mcp::task_mode::optional));
   mcp::testing::client s(small);
   ids.clear();
   for (int i = 0; i < 8; ++i) ids.push_back(started_task(s, "quick"));
   for (const auto& id : ids) CHECK(wait_for(s, id, "completed")["status"] == "completed");
-  CHECK(mcp::detail::server_access::task_threads(small) <= 2);
+  CHECK(task_workers(small) <= 2);
 }
 
 TEST_CASE("tasks: beyond max_running + max_queued a new task is refused, and the others are unharmed", "[tasks]") {
   mcp::server_options options;
-  options.tasks.max_running = 1;
-  options.tasks.max_queued = 1;
+  mcp::task_options options_tasks;
+  options_tasks.max_running = 1;
+  options_tasks.max_queued = 1;
   gate g;
   mcp::server srv({"tasks", "1.0.0"}, options);
+  mcp::enable_tasks(srv, options_tasks);
   srv.tool("work", "Works until released", [&](mcp::context& ctx) -> std::string { return g.wait(ctx) ? "done" : "no"; },
            task_tool(mcp::task_mode::optional));
   mcp::testing::client c(srv);
@@ -539,7 +566,7 @@ TEST_CASE("tasks: beyond max_running + max_queued a new task is refused, and the
   g.release();
   CHECK(wait_for(c, first, "completed")["status"] == "completed");
   CHECK(wait_for(c, second, "completed")["status"] == "completed");
-  CHECK(eventually([&] { return mcp::detail::server_access::task_runs(srv) == 0; }));
+  CHECK(eventually([&] { return tasks_running(srv) == 0; }));
   CHECK(wait_for(c, started_task(c, "work"), "completed")["status"] == "completed");
 }
 
@@ -550,10 +577,12 @@ TEST_CASE("tasks: destroying the server stops its tasks: running ones see cancel
   std::string running_id, queued_id;
   {
     mcp::server_options options;
-    options.tasks.store = store;
-    options.tasks.max_running = 1;
+    mcp::task_options options_tasks;
+    options_tasks.store = store;
+    options_tasks.max_running = 1;
     gate g;
     mcp::server srv({"tasks", "1.0.0"}, options);
+    mcp::enable_tasks(srv, options_tasks);
     srv.tool("work", "Works until released",
              [&](mcp::context& ctx) -> std::string {
                if (!g.wait(ctx)) saw_cancel = true;
@@ -607,9 +636,11 @@ TEST_CASE("tasks: the memory store forgets a task at createdAt + ttlMs, by its o
 
   // Through the server: ttlMs as configured, and -32602 once it has passed.
   mcp::server_options options;
-  options.tasks.store = store;
-  options.tasks.ttl = std::chrono::milliseconds(2000);
+  mcp::task_options options_tasks;
+  options_tasks.store = store;
+  options_tasks.ttl = std::chrono::milliseconds(2000);
   mcp::server srv({"tasks", "1.0.0"}, options);
+  mcp::enable_tasks(srv, options_tasks);
   srv.tool("quick", "Quick", []() -> std::string { return "ok"; }, task_tool(mcp::task_mode::optional));
   mcp::testing::client c(srv);
   json created = call(c, "quick", tasks_caps)["result"];
@@ -626,9 +657,11 @@ TEST_CASE("tasks: the memory store forgets a task at createdAt + ttlMs, by its o
 
 TEST_CASE("tasks: ttl zero means unlimited: ttlMs null", "[tasks]") {
   mcp::server_options options;
-  options.tasks.ttl = std::chrono::milliseconds(0);
-  options.tasks.poll_interval = std::chrono::milliseconds(0);
+  mcp::task_options options_tasks;
+  options_tasks.ttl = std::chrono::milliseconds(0);
+  options_tasks.poll_interval = std::chrono::milliseconds(0);
   mcp::server srv({"tasks", "1.0.0"}, options);
+  mcp::enable_tasks(srv, options_tasks);
   srv.tool("quick", "Quick", []() -> std::string { return "ok"; }, task_tool(mcp::task_mode::optional));
   mcp::testing::client c(srv);
   json created = call(c, "quick", tasks_caps)["result"];
@@ -759,6 +792,7 @@ TEST_CASE("tasks: Mcp-Name must be the taskId on tasks/get, tasks/update and tas
 
 TEST_CASE("tasks: a task an authenticated caller created is theirs alone; to others it does not exist", "[tasks]") {
   mcp::server srv({"tasks", "1.0.0"});
+  mcp::enable_tasks(srv);
   srv.tool("quick", "Quick", []() -> std::string { return "ok"; }, task_tool(mcp::task_mode::optional));
   auto who = [](const char* subject) {
     auto id = std::make_shared<mcp::identity>();
@@ -785,6 +819,7 @@ TEST_CASE("tasks: a task an authenticated caller created is theirs alone; to oth
 
 TEST_CASE("tasks: hostile task requests get a specific error, never an echo of megabytes", "[tasks]") {
   mcp::server srv({"tasks", "1.0.0"});
+  mcp::enable_tasks(srv);
   srv.tool("quick", "Quick", []() -> std::string { return "ok"; }, task_tool(mcp::task_mode::optional));
   mcp::testing::client c(srv);
   json huge = task_request(c, "tasks/get", {{"taskId", std::string(1 << 20, 'x')}});
@@ -808,6 +843,7 @@ TEST_CASE("tasks: hostile task requests get a specific error, never an echo of m
 TEST_CASE("tasks: ctx.progress() in a task sets its statusMessage", "[tasks]") {
   gate g;
   mcp::server srv({"tasks", "1.0.0"});
+  mcp::enable_tasks(srv);
   srv.tool("steps", "Reports progress",
            [&](mcp::context& ctx) -> std::string {
              ctx.progress(1, 4);
@@ -830,6 +866,7 @@ TEST_CASE("tasks: notifications/tasks go to a listen stream that asked for the t
   using namespace std::chrono_literals;
   gate g;
   mcp::server srv({"tasks", "1.0.0"});
+  mcp::enable_tasks(srv);
   srv.tool("work", "Works until released", [&](mcp::context& ctx) -> std::string { return g.wait(ctx) ? "done" : "no"; },
            task_tool(mcp::task_mode::optional));
   mcp::testing::client c(srv);
@@ -905,6 +942,7 @@ MCP_STRUCT_DEF(task_form, (std::string, name, "Your name"), (bool, sure, "Sure?"
 
 TEST_CASE("tasks: a typed elicitation in a task: the form is plain JSON in inputRequests, the answer decodes", "[tasks]") {
   mcp::server srv({"tasks", "1.0.0"});
+  mcp::enable_tasks(srv);
   srv.tool("typed", "Asks a typed form",
            [](mcp::context& ctx) -> std::string {
              auto answer = ctx.elicit<task_form>("Who are you?");

@@ -4,6 +4,7 @@
 // limit; nothing asserts how fast anything is.
 #include "catch.hpp"
 
+#include <mcp/ext/tasks.hpp>
 #include <mcp/mcp.hpp>
 #include <mcp/testing.hpp>
 
@@ -91,6 +92,7 @@ TEST_CASE("tasks 2025-11-25: the capability and each tool's execution.taskSuppor
   for (const auto& t : modern_tools) CHECK_FALSE(t.contains("execution"));
 
   mcp::server none({"no-tasks", "1.0.0"});
+  mcp::enable_tasks(none);
   none.tool("plain", "Never a task.", [](mcp::context&) { return std::string("plain"); });
   mcp::testing::client n(none);
   CHECK_FALSE(n.initialize()["capabilities"].contains("tasks"));

@@ -74,20 +74,6 @@ struct input_required {
   std::vector<input_request> requests;
 };
 
-// How ctx.ask() asks inside a task (core/tasks.hpp): the task is parked in input_required with the
-// questions, and the worker waits for tasks/update to bring the answers. Implemented by the
-// server's task engine (core/detail/task_engine.hpp). Called from the task's own threads.
-struct task_link {
-  virtual ~task_link() = default;
-  virtual const std::string& task_id() const = 0;
-  // The answers by the keys asked; throws request_timeout when the task is cancelled, expires or
-  // the client does not answer within `timeout`.
-  virtual std::map<std::string, json> ask(const std::vector<input_request>& requests,
-                                          std::chrono::milliseconds timeout) = 0;
-  // ctx.progress() in a task: the task's statusMessage, which tasks/get shows.
-  virtual void progress(double value, std::optional<double> total, const std::string& message) = 0;
-};
-
 // What ctx.begin_task() throws on the request of a task_start::at_begin_task tool: the server
 // catches it, answers CreateTaskResult and runs the handler again as the task. Not a
 // std::exception, for the reason input_required is not one.
@@ -183,6 +169,25 @@ inline bool declares(const json& caps, const json& required) {
 }  // namespace detail
 
 class server;
+class tool_call;
+class detached_call;
+
+// What a run detached from its request (a task's: core/task_seam.hpp, ext/tasks.hpp) lends the
+// handler's context: its id (ctx.task_id()), its cancellation (ctx.cancelled()), where its
+// questions go (ctx.ask() parks the task until the client answers) and where its progress goes
+// (the task's statusMessage). Implemented by the extension that runs it; called from the run's
+// threads.
+class detached_link {
+ public:
+  virtual ~detached_link() = default;
+  virtual const std::string& id() const = 0;
+  virtual bool cancelled() const = 0;
+  // The answers by the keys asked; throws request_timeout when the run is cancelled, ends or the
+  // client does not answer within `timeout`.
+  virtual std::map<std::string, json> ask(const std::vector<input_request>& requests,
+                                          std::chrono::milliseconds timeout) = 0;
+  virtual void progress(double value, std::optional<double> total, const std::string& message) = 0;
+};
 
 // The request a handler serves. The server makes one per request and passes it to the handler.
 //
@@ -195,7 +200,7 @@ class context {
   const json& request_id() const { return request_->id; }
   // True once the client cancelled this request (or the session ended). Long handlers should poll
   // it and return early; whatever they return is then dropped.
-  bool cancelled() const { return request_->cancelled.load(); }
+  bool cancelled() const { return request_->cancelled.load() || (link_ && link_->cancelled()); }
   const client_state& client() const { return *client_; }
   // Who is calling, when the transport authenticated the caller (HTTP with an auth hook), else null.
   const identity* caller() const { return request_->origin.caller.get(); }
@@ -229,13 +234,16 @@ class context {
     return false;
   }
   const std::optional<json>& progress_token() const { return request_->progress_token; }
+  // A random name of this request's 2025-era session, the same for all of its requests; empty
+  // without one (a 2026-07-28 request, HTTP without sessions, a detached run).
+  std::string session_key() const { return session_ && !client_->stateless ? session_->key() : std::string(); }
 
   // notifications/progress for this request, when the client asked for progress. Values must grow;
   // a value that does not, or any call after the reply, is dropped rather than sent out of order.
   // In a task, which has no stream to send on, it sets the task's statusMessage instead: `message`,
   // or "value of total".
   void progress(double value, std::optional<double> total = std::nullopt, const std::string& message = {}) {
-    if (task_) return task_->progress(value, total, message);
+    if (link_) return link_->progress(value, total, message);
     if (!request_->progress_token || request_->finished) return;
     std::lock_guard lock(request_->progress_mutex);
     if (request_->last_progress && value <= *request_->last_progress) return;
@@ -290,8 +298,8 @@ class context {
       answers[r.key] = *answer;
     }
     if (!missing.empty()) {
-      if (task_) {  // a task waits for tasks/update instead of ending the round
-        for (auto& [key, answer] : task_->ask(missing, timeout)) answers[key] = std::move(answer);
+      if (link_) {  // a task waits for tasks/update instead of ending the round
+        for (auto& [key, answer] : link_->ask(missing, timeout)) answers[key] = std::move(answer);
         return answers;
       }
       round_->ended = true;
@@ -379,7 +387,7 @@ class context {
     return answer.value("result", json::object());
   }
 
-  // Tasks (core/tasks.hpp). For a tool registered with task_start::at_begin_task: what the handler
+  // Tasks (ext/tasks.hpp). For a tool registered with task_start::at_begin_task: what the handler
   // did before this call ran on the request, its ctx.ask() calls as multi-round input
   // (input_required); here the request ends with a CreateTaskResult, and the handler runs again
   // from the start as the task, on a worker thread, where those asks return the answers already
@@ -389,7 +397,7 @@ class context {
   // 2025-era session, a tool without a task mode. Like ask(), it ends the request by throwing:
   // never swallow that in a catch (...).
   bool begin_task() {
-    if (task_) {
+    if (link_) {
       if (!task_began_ && round_) {  // later asks are new questions, even under a key used before
         round_->responses = json::object();
         round_->carried = json::object();
@@ -401,8 +409,8 @@ class context {
     throw detail::begin_task_signal{};
   }
   // Whether this run is a task's, and its id (empty when not).
-  bool in_task() const { return task_ != nullptr; }
-  std::string task_id() const { return task_ ? task_->task_id() : std::string(); }
+  bool in_task() const { return link_ != nullptr; }
+  std::string task_id() const { return link_ ? link_->id() : std::string(); }
 
   // Refuses the request with -32021 unless the client declared `capability` (e.g. "sampling"),
   // for handlers that cannot do without it.
@@ -420,6 +428,8 @@ class context {
 
  private:
   friend class server;
+  friend class tool_call;
+  friend class detached_call;
   context(std::shared_ptr<detail::session> s, std::shared_ptr<detail::request_state> request,
           std::shared_ptr<outbound> replies, std::shared_ptr<const client_state> client,
           std::shared_ptr<detail::input_round> round = nullptr)
@@ -465,7 +475,7 @@ class context {
   const json* meta_ = nullptr;  // in the request's params, which outlive the context
   std::optional<trace_context> trace_;
   int asked_ = 0;
-  std::shared_ptr<detail::task_link> task_;  // set on a task's worker
+  std::shared_ptr<detached_link> link_;  // set on a detached run (a task's worker)
   bool may_begin_task_ = false;  // the request of an at_begin_task tool, from a declaring client
   bool task_began_ = false;
 };

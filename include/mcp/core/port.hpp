@@ -60,6 +60,14 @@ inline executor inline_executor() {
   return [](std::function<void()> work) { work(); };
 }
 
+namespace detail {
+// An outbound that sends nothing: for a context whose request has no stream left.
+class discard_outbound final : public outbound {
+ public:
+  void send(const json&) override {}
+};
+}  // namespace detail
+
 // An outbound that forwards to a function; handy for tests and small transports. The function is
 // called from any thread, several at once.
 class function_outbound final : public outbound {

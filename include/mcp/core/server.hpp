@@ -16,7 +16,6 @@
 #include <mcp/core/detail/scopes.hpp>
 #include <mcp/core/detail/session.hpp>
 #include <mcp/core/detail/stateless_rules.hpp>
-#include <mcp/core/detail/task_engine.hpp>
 #include <mcp/core/detail/uri_template.hpp>
 #include <mcp/core/jsonrpc.hpp>
 #include <mcp/core/message.hpp>
@@ -27,7 +26,7 @@
 #include <mcp/core/resource.hpp>
 #include <mcp/core/tool_definition.hpp>
 #include <mcp/validation/coercion.hpp>
-#include <mcp/core/tasks.hpp>
+#include <mcp/core/task_seam.hpp>
 #include <mcp/json/json.hpp>
 #include <mcp/core/port.hpp>
 #include <mcp/version.hpp>
@@ -98,8 +97,6 @@ struct server_options {
   // process's memory. Processes behind one endpoint that share a guard (mcp::redis_replay_guard)
   // refuse a token replayed to any of them.
   std::shared_ptr<replay_guard> request_state_guard;
-  // Tasks (core/tasks.hpp): where they are kept, how long, how many run at once.
-  task_options tasks;
   // Tool calls whose arguments are 256 KiB of JSON or more run at most this many at once (0: one per
   // core); another waits up to 100 ms for its turn, then runs anyway (core/detail/large_call_turns.hpp).
   std::size_t large_calls_at_once = 0;
@@ -167,15 +164,12 @@ struct server_access;
 // Threads: every member may be called from any thread at any time, also while requests are
 // served (register or remove a tool, notify, read metrics). Handlers run concurrently: the stdio
 // and HTTP transports run up to four at once (stdio_options::workers, http::options::workers), so
-// whatever state handlers share needs its own synchronisation. Task handlers (core/tasks.hpp) run
-// on worker threads the server owns, at most server_options::tasks.max_running; ~server cancels
-// them and waits for them, so a task handler must poll ctx.cancelled(). The server must outlive
-// its connections and transports.
+// whatever state handlers share needs its own synchronisation. The server must outlive its
+// connections and transports; ~server first stops the task seam's runs (ext/tasks.hpp).
 class server {
  public:
   explicit server(server_info info, server_options options = {});
-  // Stops the tasks still running (their handlers see ctx.cancelled(); the store records them as
-  // failed) and waits for their threads.
+  // Stops the task seam's runs (their handlers see ctx.cancelled()) and waits for them.
   ~server();
   server(const server&) = delete;
   server& operator=(const server&) = delete;
@@ -261,6 +255,17 @@ class server {
   // message; a client that does not read holds up only the thread that sends to it.
   void notify_all(const std::string& method, json params = nullptr);
 
+  // For extensions (ext/tasks.hpp is one). The seam where tools/calls may leave their request:
+  // set once, before any tool with a task mode is registered (such a registration is refused
+  // without one); the server keeps it and stops it first when it goes.
+  void set_task_seam(std::shared_ptr<task_seam> seam);
+  // Sends `method` to every 2026-07-28 listen stream whose honoured notifications hold `value` in
+  // their array `key` (e.g. "taskIds"), with `params()` (nullopt: send nothing), tagged with each
+  // stream's subscription id. `params` runs once, with the streams' lock held, so what it reads is
+  // at least as new as anything an earlier call sent.
+  void notify_listen_streams(const std::string& key, const json& value, const std::string& method,
+                             const std::function<std::optional<json>()>& params);
+
  private:
   friend class connection;
   friend struct detail::server_access;
@@ -286,28 +291,9 @@ class server {
   json initialize(const std::shared_ptr<detail::session>& s, const json& params);
   json list_tools(const json& params, bool stateless, const identity* caller) const;
   void call_tool(context& ctx, detail::request_params& params, detail::reply& out) const;
-  // Tasks (impl/server_tasks.ipp): a tools/call becomes a task (its CreateTaskResult), a worker
-  // runs it, and tasks/get, tasks/update and tasks/cancel answer for it.
-  // `legacy`: a task-augmented call of a 2025-11-25 session (the experimental tasks of that
-  // era: CreateTaskResult {task}, tasks/result, tasks/list; no input while it runs).
-  json start_task(const std::shared_ptr<const detail::registered_tool>& tool, const json& arguments, context& ctx,
-                  json carried, bool legacy = false) const;
-  task_update run_task(const detail::registered_tool& tool, const json& arguments,
-                       std::shared_ptr<const client_state> client, const detail::message_origin& origin,
-                       const json& params, json carried, const std::shared_ptr<detail::task_run>& run,
-                       bool legacy) const;
-  void install_task_methods();  // with registry_mutex_ held
-  // notifications/tasks (the task as tasks/get shows it) to the listen streams that asked for it.
-  void task_changed(const std::string& task_id);
-  json task_method(context& ctx, const json& params, const std::string& method) const;
-  // tasks/get, tasks/cancel, tasks/result and tasks/list of a 2025-11-25 session.
-  json legacy_task_method(context& ctx, const json& params, const std::string& method) const;
-  // Whom a task belongs to: the authenticated caller, else (2025-11-25) the session, else nobody.
-  static std::string task_owner(const context& ctx, bool legacy);
-  protocol_error task_store_failure(const std::exception& e) const;
-  bool has_task_tools() const {
+  std::shared_ptr<task_seam> seam() const {
     std::shared_lock lock(registry_mutex_);
-    return task_methods_;
+    return task_seam_;
   }
   std::shared_ptr<const detail::registered_tool> find_tool(std::string_view name) const;
   void run_request(const std::shared_ptr<detail::session>& s, json id, std::string method,
@@ -436,19 +422,16 @@ class server {
   std::vector<listener> listeners_;
   std::unique_ptr<detail::state_sealer> sealer_;
   mutable detail::large_call_turns large_calls_{options_.large_calls_at_once};
-  // Last: its workers use the rest of the server, so it stops (in ~server) before anything goes.
-  std::unique_ptr<detail::task_engine> tasks_;
-  bool task_methods_ = false;  // under registry_mutex_
-  // The 2025-11-25 tasks of each owner (task_owner), newest last, for tasks/list: the store has
-  // no listing, and sessions of that era live in this process anyway.
-  mutable std::mutex legacy_tasks_mutex_;
-  mutable std::map<std::string, std::vector<std::string>> legacy_tasks_;
+  // Set once (set_task_seam), under registry_mutex_; stopped in ~server before anything goes.
+  std::shared_ptr<task_seam> task_seam_;
 };
 
 namespace detail {
 // For the SDK's own tests and transports: what a server holds that its API does not show.
 struct server_access {
   static std::size_t listeners_open(server& srv) { return srv.listeners_open(); }
+  // The task seam the server holds (null without one).
+  static std::shared_ptr<task_seam> seam(server& srv) { return srv.seam(); }
   // For transports that read messages themselves: message::read's decoder.
   static const arguments_decoder* arguments_reader(const server& srv) { return &srv.arguments_reader_; }
   // Initialized 2025-era sessions the server still refers to (ended ones included until pruned).
@@ -456,9 +439,6 @@ struct server_access {
     std::lock_guard lock(srv.sessions_mutex_);
     return srv.sessions_.size();
   }
-  // Task runs queued or running in this process, and the worker threads started for them.
-  static std::size_t task_runs(server& srv) { return srv.tasks_->runs(); }
-  static std::size_t task_threads(server& srv) { return srv.tasks_->threads(); }
 };
 }  // namespace detail
 
@@ -469,5 +449,4 @@ struct server_access {
 #include <mcp/core/impl/server.ipp>
 #include <mcp/core/impl/stateless.ipp>
 #include <mcp/core/impl/features.ipp>
-#include <mcp/core/impl/server_tasks.ipp>
 #endif

@@ -28,7 +28,7 @@ struct annotations {
   std::string title;
 };
 
-// Whether a tools/call may run as a task (core/tasks.hpp, the io.modelcontextprotocol/tasks
+// Whether a tools/call may run as a task (ext/tasks.hpp, the io.modelcontextprotocol/tasks
 // extension of 2026-07-28). optional: a task for a request whose client declares the extension,
 // a plain call for any other. required: a task, and a request that does not declare the
 // extension is refused with -32021 before the handler runs. Only 2026-07-28 requests get tasks: a

@@ -8,6 +8,7 @@
 #endif
 
 #include <mcp/core/server.hpp>
+#include <mcp/ext/tasks.hpp>
 #include <mcp/validation/coercion.hpp>
 #include <mcp/validation/validation.hpp>
 #include <mcp/transport/http.hpp>
@@ -20,10 +21,10 @@
 #include <mcp/core/impl/server.ipp>
 #include <mcp/core/impl/stateless.ipp>
 #include <mcp/core/impl/features.ipp>
-#include <mcp/core/impl/server_tasks.ipp>
-#include <mcp/core/impl/tasks.ipp>
-#include <mcp/core/impl/task_engine.ipp>
 #include <mcp/core/impl/replay_guard.ipp>
+#include <mcp/ext/impl/task_store.ipp>
+#include <mcp/ext/impl/task_engine.ipp>
+#include <mcp/ext/impl/task_service.ipp>
 #include <mcp/transport/impl/http_handler.ipp>
 #include <mcp/transport/impl/http.ipp>
 #include <mcp/transport/impl/stdio.ipp>

@@ -3,15 +3,14 @@
 // after it. For one server process at a time (a store shared by processes needs a database: the
 // Redis store).
 //
-//   mcp::server_options o;
-//   o.tasks.store = std::make_shared<mcp::file_task_store>("/var/lib/app/tasks");
+//   mcp::enable_tasks(srv, {std::make_shared<mcp::file_task_store>("/var/lib/app/tasks")});
 //
 // A task that was working or waiting for input when the process stopped has lost its handler: the
 // store reopens it as failed, saying so, rather than leave a client polling a task nobody runs.
 #pragma once
 
 #include <mcp/stores/durable_file.hpp>
-#include <mcp/core/tasks.hpp>
+#include <mcp/ext/task_store.hpp>
 #include <mcp/error.hpp>
 #include <mcp/json/parse.hpp>
 

@@ -4,8 +4,7 @@
 // header, and a program that does links hiredis (Debian: libhiredis-dev; CMake: the target
 // mcp::redis_task_store where the SDK found hiredis, or pkg-config hiredis; see the README).
 //
-//   mcp::server_options o;
-//   o.tasks.store = std::make_shared<mcp::redis_task_store>(mcp::redis_options::from_url("redis://127.0.0.1:6379/app:"));
+//   mcp::enable_tasks(srv, {std::make_shared<mcp::redis_task_store>(mcp::redis_options::from_url("redis://127.0.0.1:6379/app:"))});
 //
 // Each task is one Redis string, its record's JSON, at <prefix><task id>:
 //   - create is one SET ... NX PX: an id already taken is refused, and the task is in Redis before
@@ -18,7 +17,7 @@
 #pragma once
 
 #include <mcp/stores/redis.hpp>
-#include <mcp/core/tasks.hpp>
+#include <mcp/ext/task_store.hpp>
 #include <mcp/error.hpp>
 #include <mcp/json/parse.hpp>
 

@@ -7,7 +7,7 @@
 #include <mcp/core/client_state.hpp>
 #include <mcp/core/detail/message_origin.hpp>
 #include <mcp/core/log_level.hpp>
-#include <mcp/core/tasks.hpp>
+#include <mcp/core/detail/random_id.hpp>
 #include <mcp/json/detail/writer.hpp>
 #include <mcp/json/json.hpp>
 #include <mcp/core/port.hpp>
@@ -70,13 +70,12 @@ class session : public std::enable_shared_from_this<session> {
   }
   // logging/setLevel: the one part of the client's state that changes during a session.
   void set_min_log_level(log_level level) { min_log_level_ = level; }
-  // The owner of the 2025-11-25 tasks this session creates when nobody authenticated it: tasks
-  // are bound to their session then. A random name, made when first asked for (tasks are rare,
-  // sessions are not).
-  std::string task_owner() const {
+  // A random name of this session, made when first asked for (context::session_key): what an
+  // extension binds its per-session state to (the 2025-11-25 tasks of an unauthenticated client).
+  std::string key() const {
     std::lock_guard lock(mutex_);
-    if (task_owner_.empty()) task_owner_ = "session:" + new_task_id();
-    return task_owner_;
+    if (key_.empty()) key_ = "session:" + random_id();
+    return key_;
   }
   log_level min_log_level() const { return min_log_level_.load(); }
   bool client_ready() const { return client_ready_.load(); }  // notifications/initialized arrived
@@ -210,7 +209,7 @@ class session : public std::enable_shared_from_this<session> {
   std::shared_ptr<outbound> out_;
   executor run_;
   mutable std::mutex mutex_;
-  mutable std::string task_owner_;  // under mutex_
+  mutable std::string key_;  // under mutex_
   phase phase_ = phase::awaiting_initialize;
   std::shared_ptr<const client_state> client_ = std::make_shared<const client_state>();
   std::atomic<log_level> min_log_level_{log_level::info};

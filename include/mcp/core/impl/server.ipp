@@ -12,6 +12,15 @@
 namespace mcp {
 inline namespace v0 {
 
+namespace detail {
+// Whether a 2025-11-25 tools/call asks to run as a task (params.task, an object).
+inline bool asks_for_task(const json& rest) {
+  auto hint = rest.find("task");
+  return hint != rest.end() && hint->is_object();
+}
+}  // namespace detail
+
+
 MCP_DECL server::server(server_info info, server_options options)
     : info_(std::move(info)),
       options_(std::move(options)),
@@ -25,14 +34,18 @@ MCP_DECL server::server(server_info info, server_options options)
   };
   check_scope(options_.cache);
   for (const auto& [method, hint] : options_.cache_by_method) check_scope(hint);
-  // No thread starts before the first task; the options' log sink outlives the engine (a member).
-  tasks_ = std::make_unique<detail::task_engine>(
-      options_.tasks, [this](std::string_view text) { log_diagnostic(text); },
-      [this](const std::string& task_id) { task_changed(task_id); });
   install_builtin_methods();
 }
 
-MCP_DECL server::~server() { tasks_->shutdown(); }
+MCP_DECL server::~server() {
+  if (task_seam_) task_seam_->stop();
+}
+
+MCP_DECL void server::set_task_seam(std::shared_ptr<task_seam> seam) {
+  std::unique_lock lock(registry_mutex_);
+  if (task_seam_) throw definition_error("The server has a task seam already: set it once");
+  task_seam_ = std::move(seam);
+}
 
 MCP_DECL void detail::log_diagnostic(const server_options& options, std::string_view text) {
   if (options.log_sink)
@@ -107,16 +120,17 @@ MCP_DECL void server::add_tool(tool_definition tool, detail::tool_runner run, st
     };
   }
   entry->stats = std::move(stats);
+  if (entry->def.task != task_mode::forbidden)
+    if (auto tasks = seam()) tasks->tool_added(entry->def);  // declares the extension, adds its methods
   {
     std::unique_lock lock(registry_mutex_);
     if (tool_index_.count(entry->def.name))
       throw definition_error("A tool named '" + entry->def.name + "' is already registered");
     check_app_link(entry->def);
-    if (entry->def.task != task_mode::forbidden) {
-      // A server with task tools declares the extension (never the 2025 capabilities.tasks).
-      if (!extensions_.contains(tasks_extension)) extensions_[tasks_extension] = json::object();
-      install_task_methods();
-    }
+    if (entry->def.task != task_mode::forbidden && !task_seam_)
+      throw definition_error("Tool '" + entry->def.name +
+                             "' has a task mode, but this server runs no tasks: include <mcp/ext/tasks.hpp> and call "
+                             "mcp::enable_tasks(srv) before registering it");
     tool_index_.emplace(entry->def.name, entry);
     tools_.push_back(std::move(entry));
     has_tools_ = true;
@@ -245,7 +259,7 @@ MCP_DECL json server::capabilities(bool stateless) const {
   if (has_prompts_ || !templates_.empty()) caps["completions"] = json::object();
   if (!extensions_.empty()) caps["extensions"] = extensions_;
   // The experimental tasks of 2025-11-25; in 2026-07-28 tasks are the extension alone.
-  if (!stateless && task_methods_)
+  if (!stateless && task_seam_ && task_seam_->offered())
     caps["tasks"] = {{"list", json::object()}, {"cancel", json::object()}, {"requests", {{"tools", {{"call", json::object()}}}}}};
   return caps;
 }
@@ -735,37 +749,21 @@ MCP_DECL void server::call_tool(context& ctx, detail::request_params& params, de
     }
     tool->run(tree_arguments(), ctx, sink);
   };
-  if (!ctx.client().stateless) {
-    // 2025-11-25: the client asks for a task with params.task, where the tool allows one.
-    const json& rest = params.rest();
-    auto hint = rest.find("task");
-    const bool asked = hint != rest.end() && hint->is_object();
-    if (tool->def.task == task_mode::required && !asked)
-      throw protocol_error(error_code::method_not_found,
-                           "The tool '" + *name + "' runs only as a task: call it with params.task (its execution.taskSupport "
-                           "is \"required\")");
-    if (asked && tool->def.task == task_mode::forbidden && has_task_tools())
-      throw protocol_error(error_code::method_not_found,
-                           "The tool '" + *name + "' does not run as a task: call it without params.task");
-    if (asked && tool->def.task != task_mode::forbidden) {
-      out.tree() = start_task(tool, tree_arguments(), ctx, json::object(), true);
-      return;
+  // The tasks seam (core/task_seam.hpp) may take the call before it runs. Only a tool with a task
+  // mode consults it, or a 2025-11-25 call that asks for a task (params.task): other calls pay
+  // nothing for tasks.
+  std::shared_ptr<task_seam> tasks;
+  std::optional<tool_call> as_seen;
+  if (tool->def.task != task_mode::forbidden || (!ctx.client().stateless && detail::asks_for_task(params.rest()))) {
+    tasks = seam();
+    if (tasks) {
+      as_seen.emplace(tool_call(*this, tool, ctx, params.rest(), tree_arguments));
+      json taken = tasks->take(*as_seen);
+      if (!taken.is_null()) {
+        out.tree() = std::move(taken);
+        return;
+      }
     }
-  } else if (tool->def.task != task_mode::forbidden) {
-    // Only a 2026-07-28 request that declares the extension gets a task; the mode, not the
-    // legacy params.task hint, decides.
-    const bool declared = ctx.client().stateless && ctx.client_supports_extension(tasks_extension);
-    if (!declared && tool->def.task == task_mode::required)
-      throw protocol_error(error_code::missing_required_client_capability,
-                           "Missing required client capability: the tool '" + *name +
-                               "' runs only as a task, which needs a 2026-07-28 request that declares the " +
-                               tasks_extension + " extension in its client capabilities",
-                           json{{"requiredCapabilities", {{"extensions", {{tasks_extension, json::object()}}}}}});
-    if (declared && tool->def.task_begins == task_start::at_call) {
-      out.tree() = start_task(tool, tree_arguments(), ctx, json::object());
-      return;
-    }
-    ctx.may_begin_task_ = declared;
   }
   const auto start = std::chrono::steady_clock::now();
   bool is_error;
@@ -782,10 +780,11 @@ MCP_DECL void server::call_tool(context& ctx, detail::request_params& params, de
       out.set_tool_error(is_error);
     }
   } catch (const detail::begin_task_signal&) {
-    // ctx.begin_task() on the request: the answers gathered so far carry over to the task's run.
+    // ctx.begin_task() on the request (allowed only by tool_call::allow_begin): the answers
+    // gathered so far carry over to the detached run.
     ctx.may_begin_task_ = false;
     out.clear();
-    out.tree() = start_task(tool, tree_arguments(), ctx, ctx.round_ ? ctx.round_->used : json::object());
+    out.tree() = tasks->begun(*as_seen, ctx.round_ ? ctx.round_->used : json::object());
     return;
   }
   tool->stats->record_call(
@@ -799,6 +798,73 @@ MCP_DECL std::size_t server::arguments_reader::decode(std::string_view name, std
   const std::size_t taken = tool->from_text.read(text, out.value);
   if (taken) out.tool = std::move(tool);
   return taken;
+}
+
+MCP_DECL const tool_definition& tool_call::tool() const { return tool_->def; }
+MCP_DECL const json& tool_call::params() const { return params_; }
+MCP_DECL void tool_call::allow_begin() const { ctx_.may_begin_task_ = true; }
+
+MCP_DECL detached_call tool_call::detach() const {
+  detached_call d;
+  d.tool_ = tool_;
+  d.arguments_ = arguments_();
+  auto client = std::make_shared<client_state>(ctx_.client());
+  client->logging = false;  // the request that could carry logs has ended
+  d.client_ = std::move(client);
+  d.caller_ = ctx_.request_->origin.caller;
+  d.header_trace_ = ctx_.request_->origin.header_trace;
+  d.params_ = json{{"_meta", ctx_.meta()}};
+  return d;
+}
+
+MCP_DECL const tool_definition& detached_call::tool() const { return tool_->def; }
+
+MCP_DECL json detached_call::run(const std::shared_ptr<detached_link>& link, json carried, bool legacy) const {
+  // Where the run's context sends: nowhere. The request that made it has ended, and a 2026-07-28
+  // request has no other stream (a task's progress travels through tasks/get).
+  static const auto nowhere = std::make_shared<detail::discard_outbound>();
+  auto state = std::make_shared<detail::request_state>();
+  state->id = link->id();
+  state->origin.caller = caller_;
+  state->origin.header_trace = header_trace_;
+  auto round = std::make_shared<detail::input_round>();
+  round->carried = std::move(carried);  // answers given before the call was detached, by their keys
+  context ctx(nullptr, std::move(state), nowhere, client_, std::move(round));
+  ctx.link_ = link;
+  ctx.set_meta(params_);
+  json result;
+  const auto start = std::chrono::steady_clock::now();
+  detail::result_sink sink(result, tool_->def.output_schema, legacy);  // legacy: 2025's structuredContent shape
+  tool_->run(arguments_, ctx, sink);
+  tool_->stats->record_call(
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start), sink.is_error());
+  detail::expand_raw_json(result);  // a detached result is kept as plain JSON
+  return result;
+}
+
+MCP_DECL void server::notify_listen_streams(const std::string& key, const json& value, const std::string& method,
+                                            const std::function<std::optional<json>()>& params) {
+  auto listens = [&](const listener& l) {
+    auto list = l.honored.find(key);
+    if (list == l.honored.end() || !list->is_array()) return false;
+    return std::find(list->begin(), list->end(), value) != list->end();
+  };
+  std::vector<std::shared_ptr<detail::ordered_sender>> to_flush;
+  {
+    std::lock_guard lock(listeners_mutex_);
+    if (std::none_of(listeners_.begin(), listeners_.end(), listens)) return;
+    prune_listeners();
+    std::optional<json> body = params();
+    if (!body) return;
+    for (const auto& l : listeners_) {
+      if (!listens(l)) continue;
+      json p = *body;
+      p["_meta"][detail::meta_subscription_id] = l.id;
+      l.out->post(jsonrpc::notification(method, std::move(p)));
+      to_flush.push_back(l.out);
+    }
+  }
+  for (const auto& out : to_flush) out->flush();
 }
 
 MCP_DECL std::shared_ptr<const detail::registered_tool> server::find_tool(std::string_view name) const {

@@ -220,39 +220,14 @@ MCP_DECL void server::listen(const std::shared_ptr<detail::session>& s, const st
     return replies->send(jsonrpc::error(state->id, error_code::invalid_params,
                                         "Invalid params: \"notifications\" must be an object naming what to listen for"));
   }
-  json task_ids;  // null: not asked for, or the server has no tasks
+  json task_ids;  // null: not asked for, or the server runs no tasks
   if (auto ids = wanted->find("taskIds"); ids != wanted->end()) {
-    bool offered;
-    {
-      std::shared_lock lock(registry_mutex_);
-      offered = task_methods_;
-    }
-    if (offered) {
-      auto refuse = [&](const protocol_error& e) {
+    if (auto tasks = seam(); tasks && tasks->offered()) {
+      try {
+        task_ids = tasks->listen(*ids, params["_meta"][detail::meta_client_capabilities], state->origin.caller.get());
+      } catch (const protocol_error& e) {
         s->end_request(state->id);
-        replies->send(jsonrpc::error(state->id, e));
-      };
-      const json& caps = params["_meta"][detail::meta_client_capabilities];  // an object: checked before
-      auto ext = caps.find("extensions");
-      if (ext == caps.end() || !ext->is_object() || !ext->contains(tasks_extension))
-        return refuse(protocol_error(error_code::missing_required_client_capability,
-                                     std::string("Missing required client capability: notifications of tasks need the ") +
-                                         tasks_extension + " extension declared in the request's client capabilities",
-                                     json{{"requiredCapabilities", {{"extensions", {{tasks_extension, json::object()}}}}}}));
-      if (!ids->is_array())
-        return refuse(protocol_error(error_code::invalid_params,
-                                     "Invalid params: \"notifications.taskIds\" must be an array of task ids"));
-      // The tasks that exist and are the caller's to see; the acknowledgement says which.
-      task_ids = json::array();
-      for (const auto& id : *ids) {
-        if (!id.is_string() || task_ids.size() >= 1000) continue;
-        std::optional<task_record> task;
-        try {
-          task = tasks_->store().get(id.get<std::string>());
-        } catch (const std::exception&) {
-        }
-        const identity* caller = state->origin.caller.get();
-        if (task && (task->owner.empty() || (caller && caller->subject == task->owner))) task_ids.push_back(id);
+        return replies->send(jsonrpc::error(state->id, e));
       }
     }
   }

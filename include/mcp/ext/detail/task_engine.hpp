@@ -1,4 +1,4 @@
-// How a server runs tasks (core/tasks.hpp): the worker threads that run task handlers, the runs
+// How a server runs tasks (ext/tasks.hpp): the worker threads that run task handlers, the runs
 // alive in this process (their cancellation), and how a task's ctx.ask() parks it in
 // input_required until tasks/update brings the answers. The store holds the truth; this holds
 // only what cannot leave the process (threads, waits, cancellation flags), so a shared store
@@ -10,10 +10,9 @@
 
 #include <mcp/config.hpp>
 #include <mcp/core/context.hpp>
-#include <mcp/core/detail/session.hpp>
-#include <mcp/core/tasks.hpp>
-#include <mcp/core/port.hpp>
+#include <mcp/ext/task_store.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -37,10 +36,13 @@ class task_engine;
 
 // One task's run in this process, from queued to finished. Its ask() runs on the task's threads;
 // the engine wakes and cancels it from any thread.
-class task_run final : public task_link {
+class task_run final : public detached_link {
  public:
   task_run(task_engine& engine, std::string id);
-  const std::string& task_id() const override { return id_; }
+  const std::string& id() const override { return id_; }
+  const std::string& task_id() const { return id_; }
+  // By tasks/cancel, expiry or shutdown; the handler sees it as ctx.cancelled().
+  bool cancelled() const override { return cancelled_.load(); }
   std::map<std::string, json> ask(const std::vector<input_request>& requests,
                                   std::chrono::milliseconds timeout) override;
   void progress(double value, std::optional<double> total, const std::string& message) override;
@@ -48,27 +50,18 @@ class task_run final : public task_link {
   // A 2025-11-25 task has no tasks/update to bring answers: its ctx.ask() fails the task, saying so.
   void forbid_asks() { asks_forbidden_ = true; }
 
-  // The request state the task's context reads: cancelled by tasks/cancel, expiry or shutdown.
-  const std::shared_ptr<request_state>& state() const { return state_; }
   void cancel();
   void wake();
 
  private:
   task_engine& engine_;
   std::string id_;
-  std::shared_ptr<request_state> state_;
+  std::atomic<bool> cancelled_{false};
   std::mutex mutex_;
   std::condition_variable woken_;
   std::uint64_t wakes_ = 0;           // under mutex_: a wake between a read of the store and the wait is not lost
   std::set<std::string> keys_used_;   // under mutex_: keys are never reused within a task
   bool asks_forbidden_ = false;       // set before the run starts, read by its own thread
-};
-
-// What a task's context sends to: nothing. The request that created the task has ended, and a
-// 2026-07-28 request has no other stream (task progress travels through tasks/get).
-class discard_outbound final : public outbound {
- public:
-  void send(const json&) override {}
 };
 
 // The server's tasks: the store, the worker threads and the runs in this process.
@@ -133,5 +126,5 @@ class task_engine {
 }  // namespace mcp
 
 #if !defined(MCP_SEPARATE_COMPILATION)  // compiled mode: in the library (mcp/impl/src.hpp)
-#include <mcp/core/impl/task_engine.ipp>
+#include <mcp/ext/impl/task_engine.ipp>
 #endif

@@ -1,5 +1,5 @@
-// Out-of-line bodies of core/tasks.hpp: the transition rules, the records' JSON form and the memory
-// store. Included once, from the bottom of core/tasks.hpp.
+// Out-of-line bodies of ext/task_store.hpp: the transition rules, the records' JSON form and the memory
+// store. Included once, from the bottom of ext/task_store.hpp.
 #pragma once
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Out-of-line bodies of core/detail/task_engine.hpp. Included once, from its bottom.
+// Out-of-line bodies of ext/detail/task_engine.hpp. Included once, from its bottom.
 #pragma once
 
 #include <mcp/json/detail/writer.hpp>
@@ -21,13 +21,10 @@ inline json stopped_error() {
 }
 }  // namespace task_engine_impl
 
-MCP_DECL task_run::task_run(task_engine& engine, std::string id)
-    : engine_(engine), id_(std::move(id)), state_(std::make_shared<request_state>()) {
-  state_->id = id_;
-}
+MCP_DECL task_run::task_run(task_engine& engine, std::string id) : engine_(engine), id_(std::move(id)) {}
 
 MCP_DECL void task_run::cancel() {
-  state_->cancelled = true;
+  cancelled_ = true;
   wake();
 }
 
@@ -76,8 +73,8 @@ MCP_DECL std::map<std::string, json> task_run::ask(const std::vector<input_reque
 
   task_update asking;
   asking.ask = std::move(questions);
-  if (state_->cancelled || engine_.update(id_, asking) != update_outcome::applied) {
-    state_->cancelled = true;
+  if (cancelled_ || engine_.update(id_, asking) != update_outcome::applied) {
+    cancelled_ = true;
     throw request_timeout("The task was cancelled before the client could be asked");
   }
   // A timeout of centuries (milliseconds::max() for "no limit") must not overflow the clock.
@@ -90,10 +87,10 @@ MCP_DECL std::map<std::string, json> task_run::ask(const std::vector<input_reque
       std::lock_guard lock(mutex_);
       seen = wakes_;
     }
-    if (state_->cancelled) return give_up("The task was cancelled while it waited for the client's input");
+    if (cancelled_) return give_up("The task was cancelled while it waited for the client's input");
     auto record = engine_.store().get(id_);
     if (!record || is_terminal(record->status)) {
-      state_->cancelled = true;  // cancelled or expired: the handler should stop
+      cancelled_ = true;  // cancelled or expired: the handler should stop
       throw request_timeout("The task ended while it waited for the client's input");
     }
     const bool all = std::all_of(wire_keys.begin(), wire_keys.end(),
@@ -211,7 +208,7 @@ MCP_DECL void task_engine::work_loop() {
     queue_.pop_front();
     lock.unlock();
     task_update outcome;
-    if (!run->state()->cancelled) {  // a task cancelled while queued never starts
+    if (!run->cancelled()) {  // a task cancelled while queued never starts
       try {
         outcome = work(run);
       } catch (const std::exception& e) {  // the job maps the handler's failures; this is a bug of the SDK's
@@ -230,7 +227,7 @@ MCP_DECL void task_engine::work_loop() {
 }
 
 MCP_DECL void task_engine::finish(task_run& run, task_update outcome) {
-  if (run.state()->cancelled) {
+  if (run.cancelled()) {
     // Cancelled by tasks/cancel (the store already says so), by expiry (the store forgot it), or by
     // shutdown (the task did not finish: it failed).
     outcome = task_update{};

@@ -1,8 +1,8 @@
-// The server's side of tasks (core/tasks.hpp, SEP-2663): a tools/call that becomes a task, the
-// task's run on a worker, and tasks/get, tasks/update and tasks/cancel. Included once, from the
-// bottom of core/server.hpp.
+// Out-of-line bodies of ext/detail/task_service.hpp, included once from its bottom (or compiled
+// into the library in compiled mode).
 #pragma once
 
+#include <mcp/core/paging.hpp>
 #include <mcp/json/detail/writer.hpp>
 
 #include <algorithm>
@@ -14,40 +14,93 @@
 
 namespace mcp {
 inline namespace v0 {
+namespace detail {
+
+MCP_DECL task_service::task_service(server& srv, task_options options)
+    : srv_(srv),
+      // No thread starts before the first task.
+      engine_(std::move(options), [this](std::string_view text) { log(text); },
+              [this](const std::string& task_id) { changed(task_id); }) {}
+
+MCP_DECL void task_service::log(std::string_view text) const { log_diagnostic(srv_.options(), text); }
 
 // A store's failure as the client sees it: that it failed, not where (a file's path or a database's
 // address stay in the server's log).
-MCP_DECL protocol_error server::task_store_failure(const std::exception& e) const {
-  log_diagnostic(std::string("the task store failed: ") + e.what());
+MCP_DECL protocol_error task_service::store_failure(const std::exception& e) const {
+  log(std::string("the task store failed: ") + e.what());
   return protocol_error(error_code::internal_error, "The task store failed; try again later");
 }
 
-MCP_DECL std::string server::task_owner(const context& ctx, bool legacy) {
+MCP_DECL std::string task_service::owner_of(const context& ctx, bool legacy) {
   if (ctx.caller()) return ctx.caller()->subject;
-  if (legacy && ctx.session_) return ctx.session_->task_owner();
+  if (legacy) return ctx.session_key();
   return {};
 }
 
-MCP_DECL json server::start_task(const std::shared_ptr<const detail::registered_tool>& tool, const json& arguments,
-                                 context& ctx, json carried, bool legacy) const {
-  auto client = std::make_shared<client_state>(ctx.client());
-  client->logging = false;  // the request that could carry logs has ended
-  json params{{"_meta", ctx.meta()}};
-  detail::message_origin origin = ctx.request_->origin;
-  const std::string owner = task_owner(ctx, legacy);
-  task_record task = tasks_->start(
-      owner,
-      [this, tool, arguments, client = std::shared_ptr<const client_state>(std::move(client)), params = std::move(params),
-       origin = std::move(origin), carried = std::move(carried), legacy](const std::shared_ptr<detail::task_run>& run) {
-        return run_task(*tool, arguments, client, origin, params, carried, run, legacy);
+MCP_DECL void task_service::tool_added(const tool_definition&) {
+  // A server with task tools declares the extension (never the 2025 capabilities.tasks: offered()).
+  std::call_once(methods_, [this] {
+    srv_.extension(tasks_extension);
+    for (const char* name : {"tasks/get", "tasks/update", "tasks/cancel", "tasks/result", "tasks/list"}) {
+      method_handler h;
+      h.call = [this, name = std::string(name)](context& ctx, const json& params) {
+        return ctx.client().stateless ? method(ctx, params, name) : legacy_method(ctx, params, name);
+      };
+      h.slow = true;  // a store may be a database away, and tasks/result waits: not on the reading thread
+      srv_.method(name, std::move(h));
+    }
+  });
+  offered_ = true;
+}
+
+MCP_DECL json task_service::take(const tool_call& call) {
+  const tool_definition& tool = call.tool();
+  context& ctx = call.ctx();
+  if (!ctx.client().stateless) {
+    // 2025-11-25: the client asks for a task with params.task, where the tool allows one.
+    const json& rest = call.params();
+    auto hint = rest.find("task");
+    const bool asked = hint != rest.end() && hint->is_object();
+    if (tool.task == task_mode::required && !asked)
+      throw protocol_error(error_code::method_not_found,
+                           "The tool '" + tool.name + "' runs only as a task: call it with params.task (its execution.taskSupport "
+                           "is \"required\")");
+    if (asked && tool.task == task_mode::forbidden && offered())
+      throw protocol_error(error_code::method_not_found,
+                           "The tool '" + tool.name + "' does not run as a task: call it without params.task");
+    if (asked && tool.task != task_mode::forbidden) return start(call, json::object(), true);
+    return nullptr;
+  }
+  if (tool.task == task_mode::forbidden) return nullptr;
+  // Only a 2026-07-28 request that declares the extension gets a task; the mode, not the legacy
+  // params.task hint, decides.
+  const bool declared = ctx.client_supports_extension(tasks_extension);
+  if (!declared && tool.task == task_mode::required)
+    throw protocol_error(error_code::missing_required_client_capability,
+                         "Missing required client capability: the tool '" + tool.name +
+                             "' runs only as a task, which needs a 2026-07-28 request that declares the " +
+                             tasks_extension + " extension in its client capabilities",
+                         json{{"requiredCapabilities", {{"extensions", {{tasks_extension, json::object()}}}}}});
+  if (declared && tool.task_begins == task_start::at_call) return start(call, json::object(), false);
+  if (declared) call.allow_begin();
+  return nullptr;
+}
+
+MCP_DECL json task_service::begun(const tool_call& call, json carried) { return start(call, std::move(carried), false); }
+
+MCP_DECL json task_service::start(const tool_call& call, json carried, bool legacy) {
+  const std::string owner = owner_of(call.ctx(), legacy);
+  task_record task = engine_.start(
+      owner, [this, detached = call.detach(), carried = std::move(carried), legacy](const std::shared_ptr<task_run>& r) {
+        return run(detached, r, carried, legacy);
       });
   if (legacy) {
     {
-      std::lock_guard lock(legacy_tasks_mutex_);
+      std::lock_guard lock(legacy_mutex_);
       auto& ids = legacy_tasks_[owner];
       ids.push_back(task.id);
       // Ended and forgotten tasks are dropped from the list when it is read; this bounds the rest.
-      if (ids.size() > tasks_->options().max_queued + tasks_->options().max_running + 1000) ids.erase(ids.begin());
+      if (ids.size() > engine_.options().max_queued + engine_.options().max_running + 1000) ids.erase(ids.begin());
     }
     return json{{"task", task.legacy_summary()}};
   }
@@ -56,28 +109,12 @@ MCP_DECL json server::start_task(const std::shared_ptr<const detail::registered_
   return result;
 }
 
-MCP_DECL task_update server::run_task(const detail::registered_tool& tool, const json& arguments,
-                                      std::shared_ptr<const client_state> client,
-                                      const detail::message_origin& origin, const json& params, json carried,
-                                      const std::shared_ptr<detail::task_run>& run, bool legacy) const {
-  static const auto nowhere = std::make_shared<detail::discard_outbound>();
-  if (legacy) run->forbid_asks();
-  run->state()->origin = origin;
-  auto round = std::make_shared<detail::input_round>();
-  round->carried = std::move(carried);  // answers given before ctx.begin_task(), by their keys
-  context ctx(nullptr, run->state(), nowhere, std::move(client), round);
-  ctx.task_ = run;
-  ctx.set_meta(params);
-
+MCP_DECL task_update task_service::run(const detached_call& call, const std::shared_ptr<task_run>& r, json carried,
+                                       bool legacy) const {
+  if (legacy) r->forbid_asks();
   task_update outcome;
-  json result;
-  const auto start = std::chrono::steady_clock::now();
   try {
-    detail::result_sink sink(result, tool.def.output_schema, legacy);  // legacy: 2025's structuredContent shape
-    tool.run(arguments, ctx, sink);
-    tool.stats->record_call(
-        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start), sink.is_error());
-    detail::expand_raw_json(result);  // stores keep plain JSON
+    json result = call.run(r, std::move(carried), legacy);
     if (!legacy) result["resultType"] = "complete";  // the result as the request would have had it
     outcome.status = task_status::completed;  // a tool error (isError) too: the tool ran to its end
     outcome.result = std::move(result);
@@ -87,63 +124,57 @@ MCP_DECL task_update server::run_task(const detail::registered_tool& tool, const
     if (!e.data().is_null()) outcome.error["data"] = e.data();
     outcome.status_message = e.what();
   } catch (const std::exception& e) {
-    log_diagnostic("task " + run->task_id() + " of tool '" + tool.def.name + "' failed: " + e.what());
+    log("task " + r->id() + " of tool '" + call.tool().name + "' failed: " + e.what());
     outcome.status = task_status::failed;
     outcome.error = json{{"code", error_code::internal_error}, {"message", "Internal error"}};
   } catch (...) {
-    log_diagnostic("task " + run->task_id() + " of tool '" + tool.def.name + "' threw an exception that is not a std::exception");
+    log("task " + r->id() + " of tool '" + call.tool().name + "' threw an exception that is not a std::exception");
     outcome.status = task_status::failed;
     outcome.error = json{{"code", error_code::internal_error}, {"message", "Internal error"}};
   }
   return outcome;
 }
 
-MCP_DECL void server::task_changed(const std::string& task_id) {
-  auto listens = [&task_id](const listener& l) {
-    auto ids = l.honored.find("taskIds");
-    if (ids == l.honored.end()) return false;
-    for (const auto& id : *ids)
-      if (id.get_ref<const std::string&>() == task_id) return true;
-    return false;
-  };
-  std::vector<std::shared_ptr<detail::ordered_sender>> to_flush;
-  {
-    // The store is read under the lock, so the last notification posted shows a state at least as
-    // new as the last change: concurrent changes cannot leave a stale one last.
-    std::lock_guard lock(listeners_mutex_);
-    if (std::none_of(listeners_.begin(), listeners_.end(), listens)) return;
-    prune_listeners();
+// notifications/tasks (the task as tasks/get shows it) to the listen streams that asked for it.
+// The store is read under the streams' lock, so the last notification posted shows a state at
+// least as new as the last change: concurrent changes cannot leave a stale one last.
+MCP_DECL void task_service::changed(const std::string& task_id) {
+  srv_.notify_listen_streams("taskIds", json(task_id), "notifications/tasks", [&]() -> std::optional<json> {
     std::optional<task_record> task;
     try {
-      task = tasks_->store().get(task_id);
+      task = engine_.store().get(task_id);
     } catch (const std::exception& e) {
-      log_diagnostic("task " + task_id + ": the store failed while notifying: " + e.what());
+      log("task " + task_id + ": the store failed while notifying: " + e.what());
     }
-    if (!task) return;
-    const json detailed = task->detailed();
-    for (const auto& l : listeners_) {
-      if (!listens(l)) continue;
-      json params = detailed;
-      params["_meta"][detail::meta_subscription_id] = l.id;
-      l.out->post(jsonrpc::notification("notifications/tasks", std::move(params)));
-      to_flush.push_back(l.out);
+    if (!task) return std::nullopt;
+    return task->detailed();
+  });
+}
+
+MCP_DECL json task_service::listen(const json& wanted, const json& client_capabilities, const identity* caller) {
+  auto ext = client_capabilities.find("extensions");
+  if (ext == client_capabilities.end() || !ext->is_object() || !ext->contains(tasks_extension))
+    throw protocol_error(error_code::missing_required_client_capability,
+                         std::string("Missing required client capability: notifications of tasks need the ") +
+                             tasks_extension + " extension declared in the request's client capabilities",
+                         json{{"requiredCapabilities", {{"extensions", {{tasks_extension, json::object()}}}}}});
+  if (!wanted.is_array())
+    throw protocol_error(error_code::invalid_params, "Invalid params: \"notifications.taskIds\" must be an array of task ids");
+  // The tasks that exist and are the caller's to see; the acknowledgement says which.
+  json ids = json::array();
+  for (const auto& id : wanted) {
+    if (!id.is_string() || ids.size() >= 1000) continue;
+    std::optional<task_record> task;
+    try {
+      task = engine_.store().get(id.get<std::string>());
+    } catch (const std::exception&) {
     }
+    if (task && (task->owner.empty() || (caller && caller->subject == task->owner))) ids.push_back(id);
   }
-  for (const auto& out : to_flush) out->flush();
+  return ids;
 }
 
-MCP_DECL void server::install_task_methods() {
-  if (task_methods_) return;
-  task_methods_ = true;
-  for (const char* name : {"tasks/get", "tasks/update", "tasks/cancel", "tasks/result", "tasks/list"})
-    methods_[name] = std::make_shared<const detail::method_entry>(detail::method_entry{
-        [this, method = std::string(name)](context& ctx, detail::request_params& p, detail::reply& out) {
-          out.tree() = ctx.client().stateless ? task_method(ctx, p.tree(), method) : legacy_task_method(ctx, p.tree(), method);
-        },
-        true});  // a store may be a database away, and tasks/result waits: not on the reading thread
-}
-
-MCP_DECL json server::task_method(context& ctx, const json& params, const std::string& method) const {
+MCP_DECL json task_service::method(context& ctx, const json& params, const std::string& method) {
   // The order the spec sets: the method exists (dispatch got here), the request declares the
   // extension (-32021), the task exists (-32602).
   if (method == "tasks/result" || method == "tasks/list")
@@ -165,23 +196,23 @@ MCP_DECL json server::task_method(context& ctx, const json& params, const std::s
     return protocol_error(error_code::invalid_params,
                           "Invalid params: no task has the id '" + shown + "' (it never existed, or it expired)");
   };
-  task_store& store = tasks_->store();
+  task_store& store = engine_.store();
   // A task created by an authenticated caller is that caller's: to anyone else it does not exist.
   auto read = [&] {
     std::optional<task_record> task;
     try {
       task = store.get(id);
     } catch (const std::exception& e) {
-      throw task_store_failure(e);
+      throw store_failure(e);
     }
     if (!task || (!task->owner.empty() && (!ctx.caller() || ctx.caller()->subject != task->owner))) throw unknown();
     return *task;
   };
   auto write = [&](const task_update& change) {
     try {
-      return tasks_->update(id, change);
+      return engine_.update(id, change);
     } catch (const std::exception& e) {
-      throw task_store_failure(e);
+      throw store_failure(e);
     }
   };
 
@@ -191,7 +222,7 @@ MCP_DECL json server::task_method(context& ctx, const json& params, const std::s
     task_update cancel;
     cancel.cancel = true;
     if (write(cancel) == update_outcome::unknown) throw unknown();
-    tasks_->cancel(id);  // idempotent: on an ended task it changes nothing, and the ack is the same
+    engine_.cancel(id);  // idempotent: on an ended task it changes nothing, and the ack is the same
     return json::object();
   }
   // tasks/update
@@ -211,25 +242,25 @@ MCP_DECL json server::task_method(context& ctx, const json& params, const std::s
   }
   if (!answers.answers.empty()) {
     if (write(answers) == update_outcome::unknown) throw unknown();
-    tasks_->wake(id);
+    engine_.wake(id);
   }
   return json::object();
 }
 
 
-MCP_DECL json server::legacy_task_method(context& ctx, const json& params, const std::string& method) const {
+MCP_DECL json task_service::legacy_method(context& ctx, const json& params, const std::string& method) {
   if (method == "tasks/update")
     throw protocol_error(error_code::method_not_found,
                          "Method not found: tasks/update belongs to the " + std::string(tasks_extension) +
                              " extension of 2026-07-28; a 2025-11-25 task takes no input");
-  task_store& store = tasks_->store();
-  const std::string owner = task_owner(ctx, true);
+  task_store& store = engine_.store();
+  const std::string owner = owner_of(ctx, true);
   auto fetch = [&](const std::string& id) {
     std::optional<task_record> task;
     try {
       task = store.get(id);
     } catch (const std::exception& e) {
-      throw task_store_failure(e);
+      throw store_failure(e);
     }
     if (task && !task->owner.empty() && task->owner != owner) task.reset();  // another session's or caller's
     return task;
@@ -238,7 +269,7 @@ MCP_DECL json server::legacy_task_method(context& ctx, const json& params, const
   if (method == "tasks/list") {
     std::vector<std::string> ids;
     {
-      std::lock_guard lock(legacy_tasks_mutex_);
+      std::lock_guard lock(legacy_mutex_);
       auto it = legacy_tasks_.find(owner);
       if (it != legacy_tasks_.end()) ids = it->second;
     }
@@ -250,13 +281,13 @@ MCP_DECL json server::legacy_task_method(context& ctx, const json& params, const
         kept.push_back(id);
       }
     if (kept.size() != ids.size()) {  // forget what expired, keeping what was added meanwhile
-      std::lock_guard lock(legacy_tasks_mutex_);
+      std::lock_guard lock(legacy_mutex_);
       auto& now = legacy_tasks_[owner];
       std::vector<std::string> fresh(now.begin() + static_cast<std::ptrdiff_t>(std::min(ids.size(), now.size())), now.end());
       now = kept;
       now.insert(now.end(), fresh.begin(), fresh.end());
     }
-    page_window page = requested_page(params, listed.size(), options_.page_size, "tasks/list");
+    page_window page = requested_page(params, listed.size(), srv_.options().page_size, "tasks/list");
     json result{{"tasks", json::array()}};
     for (std::size_t i = page.begin; i < page.end; ++i) result["tasks"].push_back(std::move(listed[i]));
     if (page.next_cursor) result["nextCursor"] = *page.next_cursor;
@@ -287,18 +318,18 @@ MCP_DECL json server::legacy_task_method(context& ctx, const json& params, const
     task_update cancel;
     cancel.cancel = true;
     try {
-      tasks_->update(id, cancel);
+      engine_.update(id, cancel);
     } catch (const std::exception& e) {
-      throw task_store_failure(e);
+      throw store_failure(e);
     }
-    tasks_->cancel(id);
+    engine_.cancel(id);
     return read().legacy_summary();
   }
   // tasks/result: waits until the task has ended, then answers as the call itself would have.
   task_record task = read();
   while (!is_terminal(task.status)) {
     if (ctx.cancelled()) throw protocol_error(error_code::internal_error, "Request cancelled");  // never sent: a cancelled request gets no reply
-    if (tasks_->stopping()) throw protocol_error(error_code::internal_error, "The server is stopping");
+    if (engine_.stopping()) throw protocol_error(error_code::internal_error, "The server is stopping");
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     task = read();
   }
@@ -318,5 +349,6 @@ MCP_DECL json server::legacy_task_method(context& ctx, const json& params, const
                        json{{"taskId", id}});
 }
 
+}  // namespace detail
 }  // namespace v0
 }  // namespace mcp

@@ -1,25 +1,8 @@
-// Tasks (the io.modelcontextprotocol/tasks extension, SEP-2663, MCP 2026-07-28): a tools/call
-// that outlives its request. The client gets a task id at once and polls tasks/get; the handler
-// runs on a worker thread the SDK owns, and asks the client through tasks/update when it needs
-// input. A tool opts in with tool_options::task (tools/tool_options.hpp):
-//
-//   mcp::tool_options o;
-//   o.task = mcp::task_mode::optional;   // a task for a client that declares the extension
-//   srv.tool("report", "Builds a long report.", [](const report_args& in, mcp::context& ctx) { ... }, o);
-//
-// The handler is the same for a plain call and a task. In a task, ctx.ask() (and elicit,
-// create_message, list_roots) parks it in input_required until tasks/update answers, ctx.progress()
-// sets its statusMessage, and ctx.cancelled() turns true on tasks/cancel, on expiry and when the
-// server is destroyed. Questions to ask before there is a task go through multi-round input on
-// the request: with o.task_begins = mcp::task_start::at_begin_task the handler runs on the request
-// until it calls ctx.begin_task(), which answers CreateTaskResult and runs the handler again, as the
-// task, with the answers already given (context::begin_task). A client may also follow a task
-// without polling: subscriptions/listen with notifications.taskIds brings notifications/tasks.
-//
-// This header holds what a task is (task_record), the one way it changes (task_update, applied
-// by task_record::apply) and where tasks live (task_store; memory_task_store is the default).
-// A store shared by several processes (a file, Redis) implements task_store over the same
-// records: they are plain data and serialise with to_json/from_json.
+// What a task is (task_record), the one way it changes (task_update, applied by
+// task_record::apply) and where tasks live (task_store; memory_task_store is the default). A store
+// shared by several processes (stores/file_task_store.hpp, stores/redis_task_store.hpp)
+// implements task_store over the same records: they are plain data and serialise with
+// to_json/from_json. ext/tasks.hpp turns tasks on.
 #pragma once
 
 #include <mcp/config.hpp>
@@ -179,7 +162,7 @@ class memory_task_store final : public task_store {
   clock now_;
 };
 
-// How a server runs tasks (server_options::tasks).
+// How a server runs tasks (mcp::enable_tasks).
 struct task_options {
   std::shared_ptr<task_store> store;  // null: a memory_task_store
   // How long a task is kept from its creation (ttlMs); zero: unlimited (ttlMs null).
@@ -205,5 +188,5 @@ std::int64_t unix_ms_now();
 }  // namespace mcp
 
 #if !defined(MCP_SEPARATE_COMPILATION)  // compiled mode: in the library (mcp/impl/src.hpp)
-#include <mcp/core/impl/tasks.ipp>
+#include <mcp/ext/impl/task_store.ipp>
 #endif
