@@ -47,8 +47,6 @@
 namespace mcp {
 inline namespace v0 {
 
-struct tool_options;  // tools/tool_options.hpp
-
 // serverInfo in the initialize result (2025) and in server/discover's _meta (2026-07-28); every
 // other 2026-07-28 result names only the name and version.
 struct server_info {

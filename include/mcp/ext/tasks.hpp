@@ -2,7 +2,7 @@
 // experimental tasks of 2025-11-25): a tools/call that outlives its request. The client gets a
 // task id at once and polls tasks/get; the handler runs on a worker thread the SDK owns, and asks
 // the client through tasks/update when it needs input. Opt-in: include this header, turn tasks on,
-// then give a tool a task mode (tools/tool_options.hpp):
+// then give a tool a task mode (core/tool_definition.hpp):
 //
 //   mcp::enable_tasks(srv);               // or with task_options: a store, a ttl, limits
 //   mcp::tool_options o;

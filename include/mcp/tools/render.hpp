@@ -17,7 +17,6 @@
 namespace mcp {
 inline namespace v0 {
 
-enum class text_format { json, markdown };
 
 // Compact; invalid UTF-8 inside strings becomes U+FFFD instead of throwing halfway through a reply.
 inline std::string render_json(const json& value) { return detail::to_json_text(value); }

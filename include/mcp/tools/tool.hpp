@@ -31,7 +31,6 @@
 #include <mcp/core/detail/kept_arguments.hpp>
 #include <mcp/tools/render.hpp>
 #include <mcp/tools/result.hpp>
-#include <mcp/tools/tool_options.hpp>
 
 #include <chrono>
 #include <exception>
