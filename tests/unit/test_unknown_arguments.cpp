@@ -57,7 +57,11 @@ std::string near_name(std::string_view sent, std::initializer_list<const char*> 
   return found ? *found : "(none)";
 }
 
-std::string text_of(const json& result) { return result["content"][0]["text"].get<std::string>(); }
+// A result's first text (a copy is indexed: a mutant's missing member reads as null, not an assertion).
+std::string text_of(json result) {
+  const json& t = result["content"][0]["text"];
+  return t.is_string() ? t.get<std::string>() : "(no text in " + result.dump() + ")";
+}
 
 mcp::server quiet_server() {
   mcp::server_options o;
@@ -189,8 +193,8 @@ TEST_CASE("unknown arguments: a typed tool drops them, refuses a near miss, and 
   for (const auto& t : c.result("tools/list")["tools"]) CHECK(t["inputSchema"]["additionalProperties"] == false);
 
   // Gemini CLI's shape: the call succeeds as if the name were not there.
-  const json plain = c.call_tool("page", {{"query", "milk"}});
-  const json gemini = c.call_tool("page", {{"query", "milk"}, {"wait_for_previous", true}});
+  json plain = c.call_tool("page", {{"query", "milk"}});
+  json gemini = c.call_tool("page", {{"query", "milk"}, {"wait_for_previous", true}});
   CHECK_FALSE(gemini.value("isError", false));
   CHECK(gemini["structuredContent"] == json{{"query", "milk"}, {"limit", 5}});
   CHECK(gemini == plain);
@@ -218,7 +222,7 @@ TEST_CASE("unknown arguments: a typed tool drops them, refuses a near miss, and 
   CHECK(m.coercions_by_kind == std::map<std::string, std::uint64_t>{{"unknown_argument", 2}, {"number_from_string", 1}});
 
   // A typo is refused, never a silent default, and the handler does not run.
-  const json typo = c.call_tool("page", {{"query", "milk"}, {"limt", 20}, {"wait_for_previous", true}});
+  json typo = c.call_tool("page", {{"query", "milk"}, {"limt", 20}, {"wait_for_previous", true}});
   CHECK(typo["isError"] == true);
   CHECK(text_of(typo) ==
         "Invalid arguments for tool 'page' (1 problem):\n"
@@ -229,10 +233,10 @@ TEST_CASE("unknown arguments: a typed tool drops them, refuses a near miss, and 
   CHECK(srv.metrics("page").failures_by_keyword.at("additionalProperties") == 1);
 
   // Coercion off: every unknown name is refused, a near miss with the hint.
-  const json strict = c.call_tool("page_strict", {{"query", "milk"}, {"wait_for_previous", true}});
+  json strict = c.call_tool("page_strict", {{"query", "milk"}, {"wait_for_previous", true}});
   CHECK(strict["isError"] == true);
   CHECK(text_of(strict).find("unknown field 'wait_for_previous'; valid fields: cursor, limit, query") != std::string::npos);
-  const json strict_typo = c.call_tool("page_strict", {{"query", "milk"}, {"Limit", 20}});
+  json strict_typo = c.call_tool("page_strict", {{"query", "milk"}, {"Limit", 20}});
   CHECK(text_of(strict_typo).find("unknown field 'Limit' (did you mean 'limit'?)") != std::string::npos);
   CHECK(ran == 3);
   CHECK(srv.metrics("page_strict").coercions == 0);
@@ -253,11 +257,11 @@ TEST_CASE("unknown arguments: nested levels, a tool without arguments and a runt
   mcp::testing::client c(srv);
   c.initialize();
 
-  const json r = c.call_tool("layout", json::parse(R"({"name":"n","wait_for_previous":true,
+  json r = c.call_tool("layout", json::parse(R"({"name":"n","wait_for_previous":true,
       "main":{"width":9,"wait_for_previous":true},"others":[{"wait_for_previous":true},{}]})"));
   CHECK(r["structuredContent"] == json{{"name", "n"}, {"width", 9}, {"height", 24}, {"count", 2}});
   CHECK(srv.metrics("layout").coercions_by_kind.at("unknown_argument") == 3);
-  const json nested_typo = c.call_tool("layout", json::parse(R"({"name":"n","main":{"hieght":9}})"));
+  json nested_typo = c.call_tool("layout", json::parse(R"({"name":"n","main":{"hieght":9}})"));
   CHECK(nested_typo["isError"] == true);
   CHECK(text_of(nested_typo).find("- /main: unknown field 'hieght' (did you mean 'height'?); valid fields: height, width") !=
         std::string::npos);
@@ -265,7 +269,7 @@ TEST_CASE("unknown arguments: nested levels, a tool without arguments and a runt
   CHECK(c.call_tool("now", {{"wait_for_previous", true}})["content"][0]["text"] == "12:00");
   CHECK(srv.metrics("now").coercions_by_kind.at("unknown_argument") == 1);
 
-  const json submitted =
+  json submitted =
       c.call_tool("submit", json::parse(R"({"finding":"f","wait_for_previous":true,"where":{"line":3,"column":4}})"));
   CHECK(text_of(submitted) == R"({"finding":"f","where":{"line":3}})");
   CHECK(srv.metrics("submit").coercions_by_kind.at("unknown_argument") == 2);
@@ -305,9 +309,9 @@ TEST_CASE("unknown arguments: the text road gives up on them and the tree road d
     with["wait_for_previous"] = true;
     const std::string text = R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"page","arguments":)";
     c.send_text(text + args + "}}");
-    const json without_name = c.wait_response(1);
+    json without_name = c.wait_response(1);
     c.send_text(text + with.dump() + "}}");
-    const json with_name = c.wait_response(1);
+    json with_name = c.wait_response(1);
     if (without_name["result"].value("isError", false)) {
       CHECK(with_name["result"]["isError"] == true);  // the same refusal, the dropped name not in it
       CHECK(text_of(with_name["result"]) == text_of(without_name["result"]));
@@ -366,20 +370,20 @@ TEST_CASE("unknown arguments: Gemini CLI's call shape on the notes example over 
   for (const auto& t : request("tools/list", json::object())["tools"])
     CHECK(t["inputSchema"]["additionalProperties"] == false);
 
-  const json created =
+  json created =
       request("tools/call", {{"name", "create_note"}, {"arguments", gemini({{"title", "Groceries"}, {"body", "milk, eggs"}})}});
   CHECK_FALSE(created.value("isError", false));
-  const json found = request("tools/call", {{"name", "search_notes"}, {"arguments", gemini({{"query", "milk"}})}});
+  json found = request("tools/call", {{"name", "search_notes"}, {"arguments", gemini({{"query", "milk"}})}});
   INFO(found.dump());
   CHECK_FALSE(found.value("isError", false));
   CHECK(found["structuredContent"]["total_matches"] == 1);
   CHECK(found["structuredContent"]["notes"][0]["title"] == "Groceries");
-  const json stats = request("tools/call", {{"name", "note_stats"}, {"arguments", gemini({{"title", "Groceries"}})}});
+  json stats = request("tools/call", {{"name", "note_stats"}, {"arguments", gemini({{"title", "Groceries"}})}});
   CHECK(stats["structuredContent"]["word_count"] == 2);
 
-  const json typo = request("tools/call", {{"name", "search_notes"}, {"arguments", gemini({{"query", "milk"}, {"limt", 1}})}});
+  json typo = request("tools/call", {{"name", "search_notes"}, {"arguments", gemini({{"query", "milk"}, {"limt", 1}})}});
   CHECK(typo["isError"] == true);
-  CHECK(typo["content"][0]["text"].get<std::string>().find("unknown field 'limt' (did you mean 'limit'?)") !=
+  CHECK(text_of(typo).find("unknown field 'limt' (did you mean 'limit'?)") !=
         std::string::npos);
 
   notes.close_stdin();
@@ -417,14 +421,14 @@ TEST_CASE("unknown arguments: Gemini CLI's call shape on the notes example over 
   };
 
   CHECK_FALSE(call("create_note", gemini({{"title", "Over HTTP"}, {"body", "hello there"}})).value("isError", false));
-  const json found = call("search_notes", gemini({{"query", "hello"}}));
+  json found = call("search_notes", gemini({{"query", "hello"}}));
   INFO(found.dump());
   CHECK_FALSE(found.value("isError", false));
   CHECK(found["structuredContent"]["total_matches"] == 1);
   CHECK(found["structuredContent"]["notes"][0]["title"] == "Over HTTP");
-  const json typo = call("search_notes", gemini({{"query", "hello"}, {"limt", 1}}));
+  json typo = call("search_notes", gemini({{"query", "hello"}, {"limt", 1}}));
   CHECK(typo["isError"] == true);
-  CHECK(typo["content"][0]["text"].get<std::string>().find("unknown field 'limt' (did you mean 'limit'?)") !=
+  CHECK(text_of(typo).find("unknown field 'limt' (did you mean 'limit'?)") !=
         std::string::npos);
 
   notes.signal(SIGTERM);
