@@ -3,11 +3,9 @@
 // such a name is left out before validation, at every level, counted as its own kind and logged;
 // a near miss of a known field ("limt") is refused asking "did you mean 'limit'?"; with coercion
 // off every unknown name is refused. In memory, then the notes example over real pipes and over a
-// real socket on 127.0.0.1, then the /metrics page.
+// real socket on 127.0.0.1, then the /metrics page (those parts POSIX only: their harness is pipes,
+// fork/exec and BSD sockets; the rest also runs in the Windows build).
 #include "catch.hpp"
-#include "http_client.hpp"
-#include "serving.hpp"
-#include "subprocess.hpp"
 
 #include <mcp/mcp.hpp>
 #include <mcp/schema/detail/near_name.hpp>
@@ -24,8 +22,14 @@
 #include <string>
 #include <vector>
 
+#ifndef _WIN32
+#include "http_client.hpp"
+#include "serving.hpp"
+#include "subprocess.hpp"
+
 #include <signal.h>
 #include <unistd.h>
+#endif
 
 using mcp::json;
 using namespace std::chrono_literals;
@@ -321,6 +325,7 @@ TEST_CASE("unknown arguments: the text road gives up on them and the tree road d
   }
 }
 
+#ifndef _WIN32
 #ifdef MCP_NOTES_BINARY
 
 namespace {
@@ -479,5 +484,6 @@ TEST_CASE("unknown arguments: /metrics shows coercions by kind", "[unknown_argum
   CHECK(text.find("mcp_tool_coercions_by_kind_total{tool=\"page\",kind=\"number_from_string\"} 1\n") != std::string::npos);
   CHECK(text.find("mcp_tool_coercions_by_kind_total{tool=\"page_strict\"") == std::string::npos);  // none yet
 }
+#endif  // _WIN32
 
 }  // namespace test_unknown_arguments
