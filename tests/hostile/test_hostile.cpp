@@ -414,9 +414,14 @@ TEST_CASE("hostile: huge argument arrays and a 10,000-character tool name", "[ho
   CHECK(r["result"]["isError"] == true);
   CHECK(text_of(r).size() < 10000);  // the error describes the value, it does not echo it
   s.expect_alive();
-  // As an unknown extra property.
+  // As an unknown extra property: left out by lossless coercion (issue #56), the call runs.
   r = s.call_tool(2, "search_notes", {{"query", "x"}, {"extra", big}});
+  CHECK(r["result"].value("isError", false) == false);
+  CHECK(text_of(r).size() < 10000);
+  // As a near miss of a field, which is refused.
+  r = s.call_tool(5, "search_notes", {{"query", "x"}, {"limt", big}});
   CHECK(r["result"]["isError"] == true);
+  CHECK(text_of(r).find("did you mean 'limit'?") != std::string::npos);
   CHECK(text_of(r).size() < 10000);
   // As params and as a whole message.
   CHECK(code_of(s.ask(json{{"jsonrpc", "2.0"}, {"id", 3}, {"method", "tools/call"}, {"params", big}}.dump())) == -32602);

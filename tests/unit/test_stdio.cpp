@@ -287,7 +287,8 @@ TEST_CASE("stdio: a call's arguments answer alike whether read with the message 
       {R"({"customer":"c","items":[{"sku":"ABC-1234","qty":2},{"sku":"XYZ-0001","qty":3}]})", {{"lines", 2}, {"quantity", 5}}},
       {R"({"customer":"c","items":)" + long_items + "}", {{"lines", 2000}, {"quantity", 4000}}},
       {R"({"customer":"c","items":[{"sku":"bad","qty":2}]})", nullptr},
-      {R"({"customer":"c","items":[],"unknown":1})", nullptr},
+      {R"({"customer":"c","items":[],"unknown":1})", {{"lines", 0}, {"quantity", 0}}},  // left out (issue #56)
+      {R"({"customer":"c","items":[],"itmes":[]})", nullptr},  // a near miss of "items": refused
       {R"({"customer":"c","items":[1,]})", "parse"},
       {R"({"customer":"c","items":)" + broken_long + "}", "parse"},
   };

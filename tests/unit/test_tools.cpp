@@ -134,9 +134,9 @@ TEST_CASE("typed tool: every handler shape and return type") {
 
   CHECK(text_of(call(c, "nothing", json::object())) == "plain");
   CHECK(text_of(call(c, "with_ctx", json::object())) == "ok");
-  json unexpected = call(c, "nothing", {{"x", 1}});
-  CHECK(unexpected["isError"] == true);
-  CHECK(text_of(unexpected).find("x") != std::string::npos);
+  // An argument a tool without arguments does not know is left out by lossless coercion (issue #56).
+  CHECK(text_of(call(c, "nothing", {{"x", 1}})) == "plain");
+  CHECK(srv.metrics("nothing").coercions_by_kind.at("unknown_argument") == 1);
 
   CHECK(call(c, "both", {{"a", 6}, {"b", 7}})["structuredContent"] == json{{"total", 42}});
   json refused = call(c, "both", {{"a", 6}, {"b", 0}});
@@ -166,11 +166,17 @@ TEST_CASE("typed tool: argument errors list every violation for the model") {
   CHECK(text.find("/shade") != std::string::npos);
   CHECK(text.find("green") != std::string::npos);  // the allowed values
   CHECK(text.find("/sizes") != std::string::npos);
-  CHECK(text.find("colour") != std::string::npos);  // the unknown argument...
-  CHECK(text.find("note") != std::string::npos);    // ...and the valid names
+  // "colour" is no near miss of a field: lossless coercion leaves it out, so it is not a problem.
+  CHECK(text.find("colour") == std::string::npos);
   CHECK(text == mcp::describe_violations("paint", mcp::validator(mcp::schema_of<tt::paint_args>()).validate(
-                                                      {{"name", "ab"}, {"shade", "blue"}, {"sizes", {1, 2, 3, 4}}, {"colour", "x"}}),
+                                                      {{"name", "ab"}, {"shade", "blue"}, {"sizes", {1, 2, 3, 4}}}),
                                          mcp::schema_of<tt::paint_args>()));
+  // A near miss is kept and named with the field it likely means, along with the valid names.
+  const std::string typo = text_of(call(c, "paint", {{"name", "ab"}, {"sizse", {1}}, {"colour", "x"}}));
+  INFO(typo);
+  CHECK(typo.find("unknown field 'sizse' (did you mean 'sizes'?); valid fields: name, note, shade, sizes") !=
+        std::string::npos);
+  CHECK(typo.find("colour") == std::string::npos);
 
   json missing = call(c, "paint", json::object());
   CHECK(missing["isError"] == true);
@@ -338,6 +344,38 @@ TEST_CASE("runtime-schema tools take the same pipeline; bad schemas are refused 
   CHECK_THROWS_AS(srv.tool("b4", "x", mcp::runtime_schema{{{"type", "object"}, {"properties", {{"a", {{"type", "string"}, {"pattern", "(unclosed"}}}}}}}, noop),
                   mcp::schema_error);
   CHECK(srv.tool_names() == std::vector<std::string>{"submit"});
+}
+
+TEST_CASE("runtime-schema tools: a count written 2.0 (valid draft-07) registers and means 2") {
+  auto srv = make_server();
+  const json schema = json::parse(R"({"type":"object","required":["code"],"properties":{
+      "code":{"type":"string","minLength":1.0,"maxLength":2.0},
+      "tags":{"type":"array","items":{"type":"string"},"maxItems":2.0},
+      "extra":{"type":"object","maxProperties":1.0}}})");
+  REQUIRE_NOTHROW(srv.tool("code", "Takes a code.", mcp::runtime_schema{schema}, [](const json& a) { return a.dump(); }));
+  mcp::testing::client c(srv);
+  c.initialize();
+  const json listed = c.result("tools/list")["tools"][0]["inputSchema"];
+  CHECK(listed["properties"]["code"]["maxLength"].is_number_float());  // advertised as given
+  CHECK(listed == schema);
+  CHECK(text_of(call(c, "code", {{"code", "ab"}, {"tags", {"x", "y"}}, {"extra", {{"a", 1}}}})) ==
+        R"({"code":"ab","extra":{"a":1},"tags":["x","y"]})");
+  const json refused = call(c, "code", {{"code", "abc"}, {"tags", {"x", "y", "z"}}, {"extra", {{"a", 1}, {"b", 2}}}});
+  CHECK(refused["isError"] == true);
+  CHECK(text_of(refused) ==
+        "Invalid arguments for tool 'code' (3 problems):\n"
+        "- /code: must be at most 2 characters long, got 3 characters: \"abc\" (maxLength)\n"
+        "- /extra: must have at most 1 field, got 2 (maxProperties)\n"
+        "- /tags: must have at most 2 items, got 3 (maxItems)\n"
+        "Fix these and call the tool again.");
+  CHECK(call(c, "code", {{"code", ""}})["isError"] == true);  // minLength 1.0
+  try {
+    srv.tool("half", "x", mcp::runtime_schema{json::parse(R"({"type":"object","properties":{"a":{"maxLength":2.5}}})")},
+             [](const json&) { return std::string(); });
+    FAIL("a count with a fraction was taken");
+  } catch (const mcp::schema_error& e) {
+    CHECK(std::string(e.what()) == "invalid schema: /properties/a/maxLength: must be an integer, got number 2.5");
+  }
 }
 
 TEST_CASE("tool metrics count calls, errors, validation failures by rule, and latency") {

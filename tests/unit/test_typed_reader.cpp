@@ -587,15 +587,22 @@ TEST_CASE("typed reader: arguments read with the message take one pass and answe
                             R"({"sku":"XYZ-0001","qty":3,"priority":"high","tags":["a"]}])";
   struct argument_text {
     std::string text;
-    bool read;  // the reader takes it
+    bool read;   // the reader takes it
+    bool valid;  // the call runs (the tree road's verdict, after lossless coercion)
   };
   const argument_text texts[] = {
-      {R"({"customer":"c","items":)" + items + "}", true},
-      {R"( { "customer" : "c" , "items" : [ ] } )", true},
-      {R"({"\u0063ustomer":"c","items":[]})", true},  // an escaped key
-      {R"({"customer":"c","items":[{"sku":"bad","qty":2,"priority":"low","tags":[]}]})", false},  // the pattern
-      {R"({"customer":"c","items":[],"unknown":1})", false},
-      {R"({})", false},
+      {R"({"customer":"c","items":)" + items + "}", true, true},
+      {R"( { "customer" : "c" , "items" : [ ] } )", true, true},
+      {R"({"\u0063ustomer":"c","items":[]})", true, true},  // an escaped key
+      {R"({"customer":"c","items":[{"sku":"bad","qty":2,"priority":"low","tags":[]}]})", false, false},  // the pattern
+      // A name the type lacks: the reader gives up, the tree road leaves it out (issue #56) and runs
+      // the call, at the top and in an item; a near miss of a field is refused.
+      {R"({"customer":"c","items":[],"unknown":1})", false, true},
+      {R"({"customer":"c","wait_for_previous":true,"items":)" + items + "}", false, true},
+      {R"({"customer":"c","items":[{"sku":"ABC-1234","qty":2,"priority":"low","tags":[],"wait_for_previous":1}]})",
+       false, true},
+      {R"({"customer":"c","items":[],"itmes":[]})", false, false},
+      {R"({})", false, false},
   };
   mcp::server srv(roads_info());
   srv.tool("order", "Sums an order.", sum_order);
@@ -642,7 +649,7 @@ TEST_CASE("typed reader: arguments read with the message take one pass and answe
     REQUIRE(by_message.contains("result"));
     CHECK(by_message["result"] == by_call["result"]);
     CHECK(by_message["result"] == by_tree["result"]);
-    CHECK(by_message["result"].value("isError", false) == !a.read);
+    CHECK(by_message["result"].value("isError", false) == !a.valid);
   }
   // A broken or too deep "arguments" refuses the message as it does without the decoder.
   const std::string deep = std::string(200, '[') + std::string(200, ']');

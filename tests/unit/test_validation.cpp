@@ -149,7 +149,7 @@ TEST_CASE("validation: unknown arguments are named along with the valid ones", "
   REQUIRE(problems.size() == 1);
   CHECK(problems[0].pointer == "");
   CHECK(problems[0].keyword == "additionalProperties");
-  CHECK(problems[0].message == "unknown fields 'colour', 'titel'; valid fields: body, title");
+  CHECK(problems[0].message == "unknown fields 'colour', 'titel' (did you mean 'title'?); valid fields: body, title");
 
   auto none = check(parse(R"({"type":"object","additionalProperties":false})"), parse(R"({"x":1})"));
   REQUIRE(none.size() == 1);

@@ -565,4 +565,69 @@ TEST_CASE("fast path: a recursive value deeper than validate() follows goes to t
   CHECK(problems[0].keyword == "depth");
 }
 
+// Issue #56: "maxLength": 2.0 is valid draft-07 (a number with a zero fraction is an integer).
+// Every integer-valued keyword, written both ways, on values around its bound: the validator takes
+// the schema, and the fast path (where it applies, and compiled from the schema as written), valijson,
+// the walk and validate() all give the verdict the bound gives.
+TEST_CASE("integer-valued keywords written as 2.0 are read as 2 by every engine, around the bound",
+          "[validation][differential][fast]") {
+  struct keyword {
+    const char* name;
+    const char* type;
+    bool minimum;
+    bool fast;  // the fast path covers it
+  };
+  const keyword keywords[] = {{"minLength", "string", true, true},      {"maxLength", "string", false, true},
+                              {"minItems", "array", true, true},        {"maxItems", "array", false, true},
+                              {"minProperties", "object", true, false}, {"maxProperties", "object", false, false}};
+  // A value of the keyword's type with n characters (every other one of two bytes), items or members.
+  auto sized = [](const std::string& type, std::uint64_t n) {
+    json v = type == "string" ? json("") : type == "array" ? json::array() : json::object();
+    for (std::uint64_t i = 0; i < n; ++i) {
+      if (type == "string") v = v.get<std::string>() + (i % 2 ? "\xC3\xA9" : "x");
+      else if (type == "array") v.push_back(i);
+      else v["k" + std::to_string(i)] = i;
+    }
+    return v;
+  };
+  int compared = 0;
+  for (const auto& k : keywords) {
+    for (std::uint64_t bound = 0; bound <= 3; ++bound) {
+      const json as_float = {{"type", "object"},
+                             {"properties", {{"v", {{"type", k.type}, {k.name, static_cast<double>(bound)}}}}}};
+      json as_integer = as_float;
+      as_integer["properties"]["v"][k.name] = bound;
+      INFO(k.name << ": " << as_float.dump());
+      REQUIRE(as_float["properties"]["v"][k.name].is_number_float());
+      std::optional<mcp::validator> vf;
+      REQUIRE_NOTHROW(vf.emplace(as_float));  // registration takes it
+      const mcp::validator vi(as_integer);
+      // The fast path as compiled from the schema as written (2.0), not from the validator's copy.
+      const auto raw_fast = mcp::detail::plain_schema::compile(as_float, true);
+      CHECK((vf->compiled().fast != nullptr) == k.fast);
+      CHECK((raw_fast != nullptr) == k.fast);
+      for (std::uint64_t n = 0; n <= bound + 2; ++n) {
+        const json instance = {{"v", sized(k.type, n)}};
+        const bool expected = k.minimum ? n >= bound : n <= bound;
+        INFO(instance.dump() << " expected " << expected);
+        CHECK(vf->validate(instance).empty() == expected);
+        CHECK(vi.validate(instance).empty() == expected);
+        CHECK(vf->compiled().record->accepts(instance) == expected);  // valijson, the validator of record
+        CHECK(vf->compiled().explain(instance).empty() == expected);  // the walk
+        if (vf->compiled().fast) CHECK(vf->compiled().fast->accepts(instance) == expected);
+        if (raw_fast) CHECK(raw_fast->accepts(instance) == expected);
+        ++compared;
+      }
+    }
+  }
+  CHECK(compared == 6 * (3 + 4 + 5 + 6));
+  // A fraction, a negative count and a count past 64 bits stay refused, saying why.
+  for (const char* bad : {R"({"type":"object","properties":{"v":{"maxLength":2.5}}})",
+                          R"({"type":"object","properties":{"v":{"minItems":-1.0}}})",
+                          R"({"type":"object","maxProperties":1e30})"}) {
+    INFO(bad);
+    CHECK_THROWS_AS(mcp::validator(json::parse(bad)), mcp::schema_error);
+  }
+}
+
 }  // namespace test_validation_differential

@@ -21,7 +21,10 @@ struct tool_metrics {
   std::uint64_t errors = 0;               // isError results, whatever the cause
   std::uint64_t validation_failures = 0;  // calls refused because the arguments broke the schema
   std::map<std::string, std::uint64_t> failures_by_keyword;  // "minLength" -> 3
-  std::uint64_t coercions = 0;            // argument values fixed by the coercion policy
+  std::uint64_t coercions = 0;            // argument values fixed by the coercion policy, all kinds
+  // coercions by kind (mcp::coercion_report::by_kind's names), summing to coercions:
+  // "unknown_argument" -> 12 counts the arguments a host added that the schema does not know.
+  std::map<std::string, std::uint64_t> coercions_by_kind;
   std::uint64_t latency_count = 0;
   std::uint64_t latency_sum_us = 0;
   std::uint64_t latency_max_us = 0;
@@ -49,10 +52,14 @@ class tool_stats {
     ++m_.validation_failures;
     for (const auto& [k, n] : keywords) m_.failures_by_keyword[k] += static_cast<std::uint64_t>(n);
   }
-  void record_coercions(int count) {
-    if (count <= 0) return;
+  // One call's coercions, by kind (the kinds' counts summing to the total).
+  void record_coercions(const std::map<std::string, int>& by_kind) {
     std::lock_guard lock(mutex_);
-    m_.coercions += static_cast<std::uint64_t>(count);
+    for (const auto& [kind, n] : by_kind) {
+      if (n <= 0) continue;
+      m_.coercions += static_cast<std::uint64_t>(n);
+      m_.coercions_by_kind[kind] += static_cast<std::uint64_t>(n);
+    }
   }
   tool_metrics snapshot() const {
     std::lock_guard lock(mutex_);

@@ -65,7 +65,7 @@ inline const json* check_arguments(const json& args, const validator& in, const 
     if (report.count > 0) {
       auto after = in.validate(scratch, max_depth);
       if (after.empty()) {
-        s.stats->record_coercions(report.count);
+        s.stats->record_coercions(report.by_kind);
         ctx.log(log_level::debug, json{{"tool", s.tool_name}, {"coerced", report.log}}, "mcp.coercion");
         return &scratch;
       }

@@ -4,6 +4,13 @@
 // ever guessing. A value is changed only where the schema does not accept it and exactly one
 // lossless reading fits.
 //
+// Unknown arguments: where an object's schema has "additionalProperties": false, a member whose
+// name it does not know (not in "properties", matching no "patternProperties") is left out, at
+// every level of the value: hosts add their own (Gemini CLI sends "wait_for_previous" to every
+// tool), as the official TypeScript SDK and pydantic drop them. A name that is a near miss of a
+// known field ("limt" for "limit", detail/near_name.hpp) is kept, so validation refuses it with
+// "did you mean 'limit'?": a misspelt optional field must not fall back to its default in silence.
+//
 // "Fits" here is the walk's answer (detail/validation_walk.hpp), a guide for choosing a reading;
 // it never decides. The verdict after coercion is valijson's: the tool pipeline validates the
 // coerced value with mcp::validator, and tests/unit/test_validation_differential.cpp keeps the
@@ -23,6 +30,7 @@
 #include <mcp/validation/violation.hpp>
 
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -32,8 +40,13 @@ inline namespace v0 {
 enum class coercion { off, lossless };
 
 struct coercion_report {
-  int count = 0;                  // values changed (a null left out counts as one)
+  int count = 0;                  // values changed (a null or an unknown argument left out counts as one)
   std::vector<std::string> log;   // one line per change: "/limit: string \"5\" -> integer 5"
+  // count by kind, the kinds summing to count: "number_from_string" ("5" -> 5),
+  // "boolean_from_string", "json_from_string" (an array or object sent as its JSON text),
+  // "integer_from_float" (5.0 -> 5), "wrapped_in_array" (one value for a list), "null_left_out"
+  // (null for an optional field), "unknown_argument" (a field the schema does not know, left out).
+  std::map<std::string, int> by_kind;
   // Strings given where an array or object is expected whose JSON is nested deeper than max_depth
   // allows: left as they are, each with a "depth" violation saying why, for the error message.
   std::vector<violation> refused;

@@ -413,6 +413,13 @@ inline std::string metrics_text(const server& srv, const transport_stats& stats,
           [](const tool_metrics& m) { return m.validation_failures; });
   counter("mcp_tool_coercions_total", "Argument values fixed by the coercion policy.",
           [](const tool_metrics& m) { return m.coercions; });
+  out << "# HELP mcp_tool_coercions_by_kind_total Argument values fixed by the coercion policy, by kind "
+         "(unknown_argument: a field the schema does not know, left out).\n"
+         "# TYPE mcp_tool_coercions_by_kind_total counter\n";
+  for (const auto& [tool, m] : tools)
+    for (const auto& [kind, n] : m.coercions_by_kind)
+      out << "mcp_tool_coercions_by_kind_total{tool=\"" << md::label(tool) << "\",kind=\"" << md::label(kind) << "\"} "
+          << n << '\n';
 
   out << "# HELP mcp_tool_latency_seconds Tool call latency.\n# TYPE mcp_tool_latency_seconds histogram\n";
   for (const auto& [tool, m] : tools) {

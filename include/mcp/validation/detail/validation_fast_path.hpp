@@ -181,8 +181,14 @@ class plain_schema {
     return true;
   }
 
-  // minItems/maxItems as valijson reads them: a non-negative int64.
+  // minItems/maxItems as valijson reads them: a non-negative int64 (2.0 as 2, as validator gives
+  // valijson such a count: see whole_count).
   static bool item_count(const json& v, std::optional<std::uint64_t>& out) {
+    if (std::uint64_t n = 0; whole_count(v, n)) {
+      if (n > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return false;
+      out = n;
+      return true;
+    }
     if (!v.is_number_integer()) return false;
     if (v.is_number_unsigned() ? v.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())
                                : v.get<std::int64_t>() < 0)

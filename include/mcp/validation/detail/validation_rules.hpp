@@ -53,10 +53,24 @@ inline std::string plural(std::uint64_t n, const char* word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
-// A non-negative integer keyword ("minLength": 3), whether stored signed or unsigned.
+// A non-negative integer given as a number without a fraction (2.0), which draft-07 counts as an
+// integer; below 2^64. validator reads such keywords as integers before compiling a schema
+// (normalise_counts, in validation/impl/validation.ipp), so this is for a part used alone.
+inline bool whole_count(const json& v, std::uint64_t& n) {
+  if (!v.is_number_float()) return false;
+  const double d = v.get<double>();
+  if (!(d >= 0 && d < 18446744073709551616.0) || d != std::floor(d)) return false;  // NaN fails the first test
+  n = static_cast<std::uint64_t>(d);
+  return true;
+}
+
+// A non-negative integer keyword ("minLength": 3), whether stored signed or unsigned, or written
+// with a zero fraction ("minLength": 3.0).
 inline bool count_keyword(const json& schema, const char* keyword, std::uint64_t& n) {
   auto it = schema.find(keyword);
-  if (it == schema.end() || !it->is_number_integer()) return false;
+  if (it == schema.end()) return false;
+  if (it->is_number_float()) return whole_count(*it, n);
+  if (!it->is_number_integer()) return false;
   if (!it->is_number_unsigned() && it->get<std::int64_t>() < 0) return false;
   n = it->get<std::uint64_t>();
   return true;

@@ -31,7 +31,9 @@
 //     reference moves into an "allOf" beside them, which both dialects read the 2020-12 way.
 // Not overridden, on purpose: 1.0 is not an "integer" to valijson, though draft-07 says it is. The
 // SDK's decode refuses 1.0 for an integer field too, so accepting it would let through a value that
-// can not be decoded; lossless coercion reads 1.0 as 1 instead.
+// can not be decoded; lossless coercion reads 1.0 as 1 instead. That is about values: in a schema,
+// a count keyword written 2.0 ("maxLength": 2.0, valid draft-07) is read as 2 before valijson sees
+// it (normalise_counts, validation/impl/validation.ipp), since valijson would refuse the schema.
 #pragma once
 
 #include <mcp/json/json.hpp>

@@ -11,6 +11,7 @@
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/json/detail/writer.hpp>
 #include <mcp/json/json.hpp>
+#include <mcp/validation/detail/near_name.hpp>
 #include <mcp/validation/detail/pattern_matcher.hpp>
 #include <mcp/validation/detail/validation_rules.hpp>
 
@@ -414,11 +415,18 @@ class schema_walker {
     return valid;
   }
 
+  // Names the unknown fields, each near miss of a known one with its likely meaning (near_name.hpp):
+  // lossless coercion keeps exactly those, so under it they are all a refusal lists.
   static std::string unknown_fields_message(const std::vector<std::string>& unknown, const json& schema) {
     std::string msg = unknown.size() == 1 ? "unknown field " : "unknown fields ";
-    for (std::size_t i = 0; i < unknown.size(); ++i) msg += (i ? ", '" : "'") + unknown[i] + "'";
+    auto props = schema.find("properties");
+    for (std::size_t i = 0; i < unknown.size(); ++i) {
+      msg += (i ? ", '" : "'") + unknown[i] + "'";
+      if (props == schema.end()) continue;
+      if (const std::string* meant = near_miss(unknown[i], *props)) msg += " (did you mean '" + *meant + "'?)";
+    }
     std::vector<std::string> valid;
-    if (auto props = schema.find("properties"); props != schema.end() && props->is_object()) {
+    if (props != schema.end() && props->is_object()) {
       for (auto p = props->begin(); p != props->end(); ++p) valid.push_back(p.key());
     }
     if (auto patterns = schema.find("patternProperties"); patterns != schema.end() && patterns->is_object()) {

@@ -5,6 +5,7 @@
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/json/detail/writer.hpp>
 #include <mcp/json/json.hpp>
+#include <mcp/validation/detail/near_name.hpp>
 #include <mcp/validation/detail/validation_walk.hpp>
 
 #include <cerrno>
@@ -93,9 +94,13 @@ class coercer {
  private:
   static std::string where(const std::string& pointer) { return pointer.empty() ? std::string("(root)") : pointer; }
 
-  void record(const std::string& pointer, const json& before, const json& after) {
-    ++report_->count;
+  void record(const std::string& pointer, const json& before, const json& after, const char* kind) {
+    count(kind);
     report_->log.push_back(where(pointer) + ": " + describe_value(before) + " -> " + describe_value(after));
+  }
+  void count(const char* kind) {
+    ++report_->count;
+    ++report_->by_kind[kind];
   }
 
   // Whether `s` opens as read_json reads it: a byte-order mark, which read_json skips, is skipped
@@ -133,36 +138,38 @@ class coercer {
       if (has_type(value, t)) return;
     }
     std::vector<json> readings;
-    auto add = [&](json candidate) {
+    std::vector<const char*> kinds;  // of each reading, for the report
+    auto add = [&](json candidate, const char* kind) {
       for (const auto& r : readings) {
         if (same_reading(r, candidate)) return;
       }
       readings.push_back(std::move(candidate));
+      kinds.push_back(kind);
     };
     json reading;
     bool meant_as_json = false;  // a string that opens like an array or object
     if (value.is_string()) {
       const auto& s = value.get_ref<const std::string&>();
-      if (allows(types, "integer") && canonical_integer(s, reading)) add(reading);
-      if (allows(types, "number") && canonical_number(s, reading)) add(reading);
-      if (allows(types, "boolean") && (s == "true" || s == "false")) add(json(s == "true"));
+      if (allows(types, "integer") && canonical_integer(s, reading)) add(reading, "number_from_string");
+      if (allows(types, "number") && canonical_number(s, reading)) add(reading, "number_from_string");
+      if (allows(types, "boolean") && (s == "true" || s == "false")) add(json(s == "true"), "boolean_from_string");
       if (allows(types, "object") || allows(types, "array")) {
         json parsed;
         const read_result r = read_embedded(s, parsed, pointer, open);
         meant_as_json = opens_like_container(s);
         if (r == read_result::ok &&
             ((parsed.is_object() && allows(types, "object")) || (parsed.is_array() && allows(types, "array")))) {
-          add(std::move(parsed));
+          add(std::move(parsed), "json_from_string");
         }
       }
     } else if (value.is_number_float() && allows(types, "integer")) {
       double d = value.get<double>();
       if (std::isfinite(d) && d == std::nearbyint(d) && std::fabs(d) < 9007199254740992.0) {
-        add(json(static_cast<std::int64_t>(d)));
+        add(json(static_cast<std::int64_t>(d)), "integer_from_float");
       }
     }
     if (readings.size() == 1) {
-      record(pointer, value, readings.front());
+      record(pointer, value, readings.front(), kinds.front());
       value = std::move(readings.front());
       return;
     }
@@ -181,16 +188,17 @@ class coercer {
       std::string item_pointer = pointer + "/0";
       inner.apply(wrapped[0], *items, item_pointer, open + 1, 0);
       if (!walker_.matches(wrapped[0], *items)) return;
-      record(pointer, value, wrapped);
+      record(pointer, value, wrapped, "wrapped_in_array");
       merge(scratch);
     } else {
-      record(pointer, value, wrapped);
+      record(pointer, value, wrapped, "wrapped_in_array");
     }
     value = std::move(wrapped);
   }
 
   void merge(coercion_report& other) {
     report_->count += other.count;
+    for (const auto& [kind, n] : other.by_kind) report_->by_kind[kind] += n;
     for (auto& line : other.log) report_->log.push_back(std::move(line));
     merge_refused(other);
   }
@@ -218,16 +226,20 @@ class coercer {
     for (const auto& name : dropped) {
       value.erase(name);
       pointer_scope scope(pointer, name);
-      ++report_->count;
+      count("null_left_out");
       report_->log.push_back(pointer + ": null -> left out (optional, and null is not one of its values)");
     }
   }
 
+  // Applies the members' schemas, and leaves out the members a closed object does not know, but
+  // not a near miss of a known name: validation refuses that one, asking "did you mean ...?".
   void apply_to_members(json& value, const json& schema, std::string& pointer, std::size_t open, int depth) {
     drop_optional_nulls(value, schema, pointer);
     auto props = schema.find("properties");
     auto patterns = schema.find("patternProperties");
     auto additional = schema.find("additionalProperties");
+    const bool closed = additional != schema.end() && additional->is_boolean() && !additional->get<bool>();
+    std::vector<std::string> unknown;
     for (auto member = value.begin(); member != value.end(); ++member) {
       bool known = false;
       pointer_scope scope(pointer, member.key());
@@ -248,7 +260,13 @@ class coercer {
       }
       if (!known && additional != schema.end() && additional->is_object())
         apply(*member, *additional, pointer, open + 1, depth + 1);
+      if (!known && closed && !(props != schema.end() && near_miss(member.key(), *props))) {
+        count("unknown_argument");
+        report_->log.push_back(pointer + ": " + describe_value(*member) + " -> left out (unknown field)");
+        unknown.push_back(member.key());
+      }
     }
+    for (const auto& name : unknown) value.erase(name);
   }
 
   void apply_to_items(json& value, const json& schema, std::string& pointer, std::size_t open, int depth) {

@@ -8,6 +8,8 @@
 #include <mcp/validation/detail/compiled_schema.hpp>
 #include <mcp/validation/detail/validation_metaschema.hpp>
 
+#include <cmath>
+#include <cstdint>
 #include <exception>
 #include <map>
 #include <memory>
@@ -136,6 +138,36 @@ inline void check_ref_cycles(const json& root, const schema_survey& survey) {
   for (const auto& entry : survey.subschemas) visit_same_value(root, entry.second, where, state);
 }
 
+// The keywords whose value draft-07 requires to be a non-negative integer.
+inline const char* const* count_keywords() {
+  static const char* const names[] = {"minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties",
+                                      nullptr};
+  return names;
+}
+
+// Each count keyword written as a number with a zero fraction ("maxLength": 2.0), which draft-07
+// counts as an integer, rewritten as that integer in the validator's own copy of the schema,
+// before it is checked: valijson takes a count only held as an integer (it refuses 2.0 where the
+// meta-schema says "integer", and throws compiling "minItems": 2.0), and the fast path, valijson's
+// rules, the walk and coercion then all read the same number. A fraction (2.5) or a number beyond
+// 64 bits stays as it is, for the meta-schema to refuse.
+inline void normalise_counts(json& root, const schema_survey& survey) {
+  for (const auto& [pointer, node] : survey.subschemas) {
+    if (!node->is_object()) continue;
+    json& mine = pointer.empty() ? root : root[json::json_pointer(pointer)];
+    for (auto name = count_keywords(); *name; ++name) {
+      auto it = mine.find(*name);
+      if (it == mine.end() || !it->is_number_float()) continue;
+      const double d = it->get<double>();
+      if (!std::isfinite(d) || d != std::floor(d)) continue;
+      if (d >= 0 && d < 18446744073709551616.0)  // 2^64
+        *it = static_cast<std::uint64_t>(d);
+      else if (d < 0 && d >= -9223372036854775808.0)  // -2^63: then refused as below 0, not as a fraction
+        *it = static_cast<std::int64_t>(d);
+    }
+  }
+}
+
 inline void compile(compiled_schema& c, const schema_survey& survey) {
   try {
     c.record = std::make_unique<valijson_record>(c.schema, survey.subschemas);
@@ -162,6 +194,7 @@ MCP_DECL validator::validator(const json& schema, root r) {
                        "are a JSON object), " + got);
   }
   const detail::schema_survey survey = detail::survey_all(s);
+  detail::normalise_counts(compiled->schema, survey);  // numbers change in place: the survey's pointers hold
   for (const auto& [where, node] : survey.subschemas) {
     bool whole = where.empty() || detail::is_defs_entry(where);
     detail::check_subschema(s, where, *node, whole ? &metaschema() : nullptr, compiled->regexes);
