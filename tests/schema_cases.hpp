@@ -451,7 +451,7 @@ struct verdicts {
 };
 
 inline verdicts judge(const mcp::validator& v, const json& value) {
-  const auto& c = v.compiled();
+  const auto& c = mcp::detail::compiled_of(v);
   verdicts out;
   out.record = c.record->accepts(value);
   out.has_fast = c.fast != nullptr;

@@ -101,7 +101,7 @@ void hunt_disagreements(const std::uint8_t* data, std::size_t size) {
 // The bytes as a typed tool's arguments text, down both roads.
 template <class T>
 void compare_roads(const char* name, const std::uint8_t* data, std::size_t size) {
-  static const auto reader = mcp::detail::typed_reader<T>::make(mcp::detail::validator_for<T>().fast_path());
+  static const auto reader = mcp::detail::typed_reader<T>::make(mcp::detail::fast_path_of(mcp::detail::validator_for<T>()));
   if (!reader) disagree("the text road does not follow a type", nullptr, name);
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   for (std::size_t depth : {126, 3}) {
@@ -119,7 +119,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   mcp::json args = mcp::json::parse(data, data + size, nullptr, false);
   if (args.is_discarded()) return 0;
 
-  const auto& compiled = v.compiled();
+  const auto& compiled = mcp::detail::compiled_of(v);
   if (!compiled.fast) disagree("the reflected schema has no fast path", args, v.schema().dump());
   if (compiled.fast->accepts(args) != compiled.record->accepts(args))
     disagree("the fast path and valijson disagree", args, compiled.fast->accepts(args) ? "fast path accepts" : "fast path refuses");

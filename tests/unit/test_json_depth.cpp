@@ -214,7 +214,7 @@ TEST_CASE("fast path: accepts_within answers accepts() and the depth check toget
   std::size_t yes = 0, too_deep = 0;
   for (const json& schema : schemas) {
     const mcp::validator v(schema);
-    const mcp::detail::plain_schema* fast = v.fast_path();
+    const mcp::detail::plain_schema* fast = mcp::detail::fast_path_of(v);
     REQUIRE(fast);
     std::vector<json> values = {json{{"a", {{1}}}}, json{{"a", {1}}}, json{{"b", {{"c", 1}}}}, json{{"a", {{"b", {1}}}}},
                                 json{{"name", "n"}, {"children", json::array()}}, json{{"p", {{1}}}},

@@ -143,7 +143,7 @@ constexpr std::size_t depth_limit = 126;  // a message's 128 less the envelope a
 
 template <class T>
 const mcp::detail::typed_reader<T>& reader_for() {
-  static const auto reader = mcp::detail::typed_reader<T>::make(mcp::detail::validator_for<T>().fast_path());
+  static const auto reader = mcp::detail::typed_reader<T>::make(mcp::detail::fast_path_of(mcp::detail::validator_for<T>()));
   REQUIRE(reader);
   return *reader;
 }
@@ -437,12 +437,13 @@ TEST_CASE("typed reader: a tool keeps a few argument objects between calls, with
 TEST_CASE("typed reader: types and schemas it does not follow keep the tree road alone", "[typed-reader]") {
   using mcp::detail::typed_reader;
   using mcp::detail::validator_for;
-  CHECK_FALSE(typed_reader<tr::node>::make(validator_for<tr::node>().fast_path()));  // recursive: a "$ref"
-  CHECK_FALSE(typed_reader<tr::with_map>::make(validator_for<tr::with_map>().fast_path()));
-  CHECK_FALSE(typed_reader<tr::with_unique>::make(validator_for<tr::with_unique>().fast_path()));
-  CHECK_FALSE(typed_reader<tr::with_json>::make(validator_for<tr::with_json>().fast_path()));
-  CHECK_FALSE(typed_reader<tr::with_set>::make(validator_for<tr::with_set>().fast_path()));
-  CHECK(typed_reader<tr::plain>::make(validator_for<tr::plain>().fast_path()));
+  using mcp::detail::fast_path_of;
+  CHECK_FALSE(typed_reader<tr::node>::make(fast_path_of(validator_for<tr::node>())));  // recursive: a "$ref"
+  CHECK_FALSE(typed_reader<tr::with_map>::make(fast_path_of(validator_for<tr::with_map>())));
+  CHECK_FALSE(typed_reader<tr::with_unique>::make(fast_path_of(validator_for<tr::with_unique>())));
+  CHECK_FALSE(typed_reader<tr::with_json>::make(fast_path_of(validator_for<tr::with_json>())));
+  CHECK_FALSE(typed_reader<tr::with_set>::make(fast_path_of(validator_for<tr::with_set>())));
+  CHECK(typed_reader<tr::plain>::make(fast_path_of(validator_for<tr::plain>())));
 }
 
 // The plan skips a string's check where the node decides strings simply (plain_decides_strings):
@@ -467,12 +468,12 @@ TEST_CASE("typed reader: a node that decides strings simply answers as its check
   // What MCP_STRUCT makes: an enum's node decides by its wire names, a bare string takes any, a
   // pattern or lengths leave it to the check.
   bool required = false;
-  const auto* item = mcp::detail::validator_for<tr::item>().fast_path();
+  const auto* item = mcp::detail::fast_path_of(mcp::detail::validator_for<tr::item>());
   REQUIRE(item);
   CHECK(check_node(*mcp::detail::property_schema(*item, "priority", required), "priority") == enum_strings);
   CHECK(check_node(*mcp::detail::property_schema(*item, "sku", required), "sku") == other);
   CHECK(check_node(*mcp::detail::shape_of(*mcp::detail::property_schema(*item, "tags", required)).items, "tags") == any);
-  const auto* plain = mcp::detail::validator_for<tr::plain>().fast_path();
+  const auto* plain = mcp::detail::fast_path_of(mcp::detail::validator_for<tr::plain>());
   REQUIRE(plain);
   for (const char* field : {"title", "nickname", "email"})
     CHECK(check_node(*mcp::detail::property_schema(*plain, field, required), field) == other);
@@ -484,8 +485,8 @@ TEST_CASE("typed reader: a node that decides strings simply answers as its check
                            R"({"type":"string","minimum":3,"multipleOf":2,"uniqueItems":true})",
                            R"({"anyOf":[{"type":"string"},{"type":"null"}]})", R"({"enum":["low","normal","high"],"description":"d"})"}) {
     const mcp::validator v(json{{"type", "object"}, {"properties", {{"p", json::parse(node)}}}});
-    REQUIRE(v.fast_path());
-    check_node(*mcp::detail::property_schema(*v.fast_path(), "p", required), node);
+    REQUIRE(mcp::detail::fast_path_of(v));
+    check_node(*mcp::detail::property_schema(*mcp::detail::fast_path_of(v), "p", required), node);
   }
   CHECK(count[any] >= 5);
   CHECK(count[enum_strings] >= 4);
@@ -698,7 +699,7 @@ TEST_CASE("typed reader: an integer the schema lets through is taken within its 
                           {"required", {"n", "u", "w"}},
                           {"additionalProperties", false}};
   const mcp::validator v(unbounded);
-  const auto reader = mcp::detail::typed_reader<tr::narrow>::make(v.fast_path());
+  const auto reader = mcp::detail::typed_reader<tr::narrow>::make(mcp::detail::fast_path_of(v));
   REQUIRE(reader);
   int accepted = 0, refused = 0;
   for (const json& n : schema_cases::edge_numbers()) {

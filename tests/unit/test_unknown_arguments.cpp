@@ -286,7 +286,7 @@ TEST_CASE("unknown arguments: the text road gives up on them and the tree road d
   // The typed reader answers only "read, and valid"; a key its type lacks makes it give up, so the
   // call takes the tree road (validate, coerce, validate again: valijson decides), and nothing on
   // the fast path decides what valijson would not.
-  const auto reader = mcp::detail::typed_reader<ua::page_args>::make(mcp::detail::validator_for<ua::page_args>().fast_path());
+  const auto reader = mcp::detail::typed_reader<ua::page_args>::make(mcp::detail::fast_path_of(mcp::detail::validator_for<ua::page_args>()));
   REQUIRE(reader);
   ua::page_args out;
   CHECK(reader->read(R"({"query":"milk","limit":3})", 64, out));

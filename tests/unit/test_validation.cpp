@@ -594,9 +594,9 @@ TEST_CASE("validation: a refusal the walk can not explain stays a refusal, at va
   // valijson's context path, read as data: the pointer of the deepest value it refused.
   const json schema = parse(R"({"type":"object","properties":{"list":{"type":"array","items":{"type":"integer"}}}})");
   const mcp::validator v(schema);
-  const auto at = v.compiled().record->refused_at(json{{"list", json::array({1, "x"})}});
+  const auto at = mcp::detail::compiled_of(v).record->refused_at(json{{"list", json::array({1, "x"})}});
   CHECK(at == std::vector<std::string>{"/list/1"});
-  CHECK(v.compiled().record->refused_at(json{{"list", json::array({1})}}).empty());
+  CHECK(mcp::detail::compiled_of(v).record->refused_at(json{{"list", json::array({1})}}).empty());
 }
 
 }  // namespace test_validation

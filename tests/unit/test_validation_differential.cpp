@@ -411,7 +411,7 @@ TEST_CASE("fast path: every schema MCP_STRUCT emits gets one", "[validation][dif
   for (const json* schema : {&mcp::schema_of<diff_types::order>(), &mcp::schema_of<diff_types::everything>()}) {
     INFO(text(*schema));
     CHECK(mcp::detail::plain_schema::compile(*schema, true) != nullptr);
-    CHECK(mcp::validator(*schema).compiled().fast != nullptr);
+    CHECK(mcp::detail::compiled_of(mcp::validator(*schema)).fast != nullptr);
   }
   // The keywords it covers, each alone.
   for (const char* schema :
@@ -425,7 +425,7 @@ TEST_CASE("fast path: every schema MCP_STRUCT emits gets one", "[validation][dif
         R"({"$defs":{"n":{"type":"array","items":{"$ref":"#/$defs/n"}}},"$ref":"#/$defs/n","maxItems":2})",
         R"({"type":"array","items":false})"}) {
     INFO(schema);
-    CHECK(mcp::validator(json::parse(schema), mcp::validator::root::any).compiled().fast != nullptr);
+    CHECK(mcp::detail::compiled_of(mcp::validator(json::parse(schema), mcp::validator::root::any)).fast != nullptr);
   }
   // Keywords MCP_STRUCT never emits stay with valijson.
   for (const char* schema :
@@ -434,7 +434,7 @@ TEST_CASE("fast path: every schema MCP_STRUCT emits gets one", "[validation][dif
         R"({"type":"array","items":[{"type":"integer"}]})", R"({"if":{"type":"integer"},"then":{"minimum":0}})",
         R"({"dependencies":{"a":["b"]}})", R"({"not":{"type":"null"}})"}) {
     INFO(schema);
-    CHECK(mcp::validator(json::parse(schema), mcp::validator::root::any).compiled().fast == nullptr);
+    CHECK(mcp::detail::compiled_of(mcp::validator(json::parse(schema), mcp::validator::root::any)).fast == nullptr);
   }
 }
 
@@ -550,16 +550,16 @@ TEST_CASE("fast path: mutated arguments of typed tools, accepted exactly when va
 TEST_CASE("fast path: a recursive value deeper than validate() follows goes to the full path",
           "[validation][differential][fast]") {
   const mcp::validator v(mcp::schema_of<diff_types::node>());
-  REQUIRE(v.compiled().fast != nullptr);
+  REQUIRE(mcp::detail::compiled_of(v).fast != nullptr);
   auto nested = [](int levels) {
     json value = {{"name", "leaf"}, {"children", json::array()}};
     for (int i = 0; i < levels; ++i) value = {{"name", "n"}, {"children", json::array({value})}};
     return value;
   };
-  CHECK(v.compiled().fast->accepts(nested(20)));
+  CHECK(mcp::detail::compiled_of(v).fast->accepts(nested(20)));
   CHECK(v.validate(nested(20)).empty());
   const json deep = nested(100);  // 201 levels of arrays and objects
-  CHECK_FALSE(v.compiled().fast->accepts(deep));
+  CHECK_FALSE(mcp::detail::compiled_of(v).fast->accepts(deep));
   const auto problems = v.validate(deep);
   REQUIRE(problems.size() == 1);
   CHECK(problems[0].keyword == "depth");
@@ -604,7 +604,7 @@ TEST_CASE("integer-valued keywords written as 2.0 are read as 2 by every engine,
       const mcp::validator vi(as_integer);
       // The fast path as compiled from the schema as written (2.0), not from the validator's copy.
       const auto raw_fast = mcp::detail::plain_schema::compile(as_float, true);
-      CHECK((vf->compiled().fast != nullptr) == k.fast);
+      CHECK((mcp::detail::compiled_of(*vf).fast != nullptr) == k.fast);
       CHECK((raw_fast != nullptr) == k.fast);
       for (std::uint64_t n = 0; n <= bound + 2; ++n) {
         const json instance = {{"v", sized(k.type, n)}};
@@ -612,9 +612,9 @@ TEST_CASE("integer-valued keywords written as 2.0 are read as 2 by every engine,
         INFO(instance.dump() << " expected " << expected);
         CHECK(vf->validate(instance).empty() == expected);
         CHECK(vi.validate(instance).empty() == expected);
-        CHECK(vf->compiled().record->accepts(instance) == expected);  // valijson, the validator of record
-        CHECK(vf->compiled().explain(instance).empty() == expected);  // the walk
-        if (vf->compiled().fast) CHECK(vf->compiled().fast->accepts(instance) == expected);
+        CHECK(mcp::detail::compiled_of(*vf).record->accepts(instance) == expected);  // valijson, the validator of record
+        CHECK(mcp::detail::compiled_of(*vf).explain(instance).empty() == expected);  // the walk
+        if (mcp::detail::compiled_of(*vf).fast) CHECK(mcp::detail::compiled_of(*vf).fast->accepts(instance) == expected);
         if (raw_fast) CHECK(raw_fast->accepts(instance) == expected);
         ++compared;
       }

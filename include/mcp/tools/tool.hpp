@@ -328,7 +328,7 @@ server& server::tool(std::string name, std::string description, Handler&& handle
         p->in_validator = p->own_validator.get();
       } else {
         p->in_validator = &detail::validator_for<In>();
-        p->reader = detail::typed_reader<In>::make(p->in_validator->fast_path());
+        p->reader = detail::typed_reader<In>::make(detail::fast_path_of(*p->in_validator));
         if (p->reader) {
           p->kept = std::make_shared<detail::kept_arguments<In>>();
           from_text.read = [p](std::string_view text, std::shared_ptr<const void>& arguments) {

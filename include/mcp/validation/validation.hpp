@@ -38,9 +38,17 @@ class schema_error : public error {
   explicit schema_error(const std::string& message) : error(error_code::invalid_schema, message) {}
 };
 
+class validator;
+
 namespace detail {
 struct compiled_schema;  // detail/compiled_schema.hpp
 class plain_schema;      // detail/validation_fast_path.hpp
+// The compiled parts of a validator (fast path, valijson, the walk), for the differential tests
+// that keep them in agreement (include <mcp/validation/detail/compiled_schema.hpp>).
+const compiled_schema& compiled_of(const validator& v);
+// The fast path alone (null when the schema is not plain enough for it), for readers that follow
+// it without the rest (detail/typed_reader.hpp). Lives as long as the validator and its copies.
+const plain_schema* fast_path_of(const validator& v);
 }
 
 // Checks values against one JSON Schema. Copies share what was compiled; validate() is safe to call
@@ -62,14 +70,9 @@ class validator {
 
   const json& schema() const;
 
-  // The compiled parts (fast path, valijson, the walk), for the differential tests that keep them
-  // in agreement (include <mcp/validation/detail/compiled_schema.hpp>). A detail type: no stability promise.
-  const detail::compiled_schema& compiled() const { return *compiled_; }
-  // The fast path alone (null when the schema is not plain enough for it), for readers that follow
-  // it without the rest (detail/typed_reader.hpp). Lives as long as this validator and its copies.
-  const detail::plain_schema* fast_path() const;
-
  private:
+  friend const detail::compiled_schema& detail::compiled_of(const validator& v);
+  friend const detail::plain_schema* detail::fast_path_of(const validator& v);
   struct trusted {};
   // For the meta-schema itself, which is known good and whose root is not "type": "object".
   validator(const json& schema, trusted);

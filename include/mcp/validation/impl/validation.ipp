@@ -228,7 +228,8 @@ MCP_DECL std::vector<violation> validator::validate(const json& instance, std::s
 
 MCP_DECL const json& validator::schema() const { return compiled_->schema; }
 
-MCP_DECL const detail::plain_schema* validator::fast_path() const { return compiled_->fast.get(); }
+MCP_DECL const detail::plain_schema* detail::fast_path_of(const validator& v) { return v.compiled_->fast.get(); }
+MCP_DECL const detail::compiled_schema& detail::compiled_of(const validator& v) { return *v.compiled_; }
 
 MCP_DECL detail::plain_shape detail::shape_of(const plain_schema& node) {
   plain_shape out;
