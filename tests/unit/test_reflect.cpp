@@ -1498,6 +1498,9 @@ static_assert(mcp::detail::json_name_shared(
     mcp::detail::static_names(static_name_of("a", R"t(mcp::json_name("x"))t"), static_name_of("x", "")), "x"));
 static_assert(!mcp::detail::json_name_shared(
     mcp::detail::static_names(static_name_of("a", R"t(mcp::json_name(v))t"), static_name_of("x", "")), "x"));
+// Of the two fields, only the second is reported (one mistake, one error).
+static_assert(!mcp::detail::json_name_shared(
+    mcp::detail::static_names(static_name_of("a", R"t(mcp::json_name("x"))t"), static_name_of("x", "")), "a"));
 }  // namespace static_names_check
 
 TEST_CASE("reflect: mcp::json_name renames a property; duplicate names are refused", "[reflect]") {

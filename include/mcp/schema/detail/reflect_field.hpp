@@ -284,13 +284,14 @@ constexpr std::array<static_json_name, sizeof...(Names)> static_names(Names... n
   return {{names...}};
 }
 
-// Whether the field declared as `member` has a JSON name that another field of the struct has too.
+// Whether the field declared as `member` has a JSON name that a field declared before it has too:
+// of two fields with one name, the second is reported, once.
 template <std::size_t N>
 constexpr bool json_name_shared(const std::array<static_json_name, N>& names, std::string_view member) {
   for (std::size_t i = 0; i < N; ++i) {
     if (names[i].member != member || names[i].json.empty()) continue;
-    for (std::size_t j = 0; j < N; ++j)
-      if (j != i && names[j].json == names[i].json) return true;
+    for (std::size_t j = 0; j < i; ++j)
+      if (names[j].json == names[i].json) return true;
   }
   return false;
 }
