@@ -279,8 +279,14 @@ inline pipeline_settings prepare_tool(tool_definition& def, std::string name, st
 
 }  // namespace detail
 
+namespace detail {
+// server::tool may run: its body (below) is here.
 template <class Handler>
-server& server::tool(std::string name, std::string description, Handler&& handler, tool_options options) {
+struct typed_tools_included<Handler, void> : std::true_type {};
+}  // namespace detail
+
+template <class Handler>
+server& server::add_typed_tool(std::string name, std::string description, Handler&& handler, tool_options options) {
   using F = std::decay_t<Handler>;
   using sig = detail::handler_signature<F>;
   static_assert(sig::known,
@@ -349,8 +355,8 @@ server& server::tool(std::string name, std::string description, Handler&& handle
 }
 
 template <class Handler>
-server& server::tool(std::string name, std::string description, runtime_schema schema, Handler&& handler,
-                     tool_options options) {
+server& server::add_runtime_tool(std::string name, std::string description, runtime_schema schema, Handler&& handler,
+                                 tool_options options) {
   using F = std::decay_t<Handler>;
   constexpr bool with_context = std::is_invocable_v<F&, const json&, context&>;
   static_assert(with_context || std::is_invocable_v<F&, const json&>,
