@@ -1,4 +1,5 @@
 // expect: mcp: MCP_STRUCT.app_args.: field 'x' has the same JSON name as another field of app_args
+// errors: 1
 // A member renamed to "x" beside a member named x: two properties of one name, refused at compile time.
 #include <mcp/schema/reflect.hpp>
 

@@ -1,4 +1,5 @@
 // expect: mcp: MCP_STRUCT.point.: field 'y' has the same JSON name as another field of point
+// errors: 1
 // The older form too: y renamed to "x", the name of x (escapes and json_name in a description do not confuse the check).
 #include <mcp/schema/reflect.hpp>
 

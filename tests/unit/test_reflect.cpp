@@ -1498,6 +1498,25 @@ static_assert(mcp::detail::json_name_shared(
     mcp::detail::static_names(static_name_of("a", R"t(mcp::json_name("x"))t"), static_name_of("x", "")), "x"));
 static_assert(!mcp::detail::json_name_shared(
     mcp::detail::static_names(static_name_of("a", R"t(mcp::json_name(v))t"), static_name_of("x", "")), "x"));
+// Of the two fields, only the second is reported (one mistake, one error).
+static_assert(!mcp::detail::json_name_shared(
+    mcp::detail::static_names(static_name_of("a", R"t(mcp::json_name("x"))t"), static_name_of("x", "")), "a"));
+
+// MCP_STRUCT_DEF's check of a member named like its type (tests/compile_fail/member_named_like_type*):
+// unqualified uses of the member's name in the type are refused, qualified or elaborated ones and
+// longer names that contain it are not.
+using mcp::detail::type_names_member;
+static_assert(type_names_member("visibility", "visibility"));
+static_assert(type_names_member("std::optional<visibility>", "visibility"));
+static_assert(type_names_member("(std::map<std::string, visibility>)", "visibility"));
+static_assert(type_names_member("const visibility", "visibility"));
+static_assert(!type_names_member("::visibility", "visibility"));
+static_assert(!type_names_member("app :: visibility", "visibility"));
+static_assert(!type_names_member("std::optional<app::visibility>", "visibility"));
+static_assert(!type_names_member("enum visibility", "visibility"));
+static_assert(!type_names_member("visibility_level", "visibility"));
+static_assert(!type_names_member("std::string", "string"));
+static_assert(!type_names_member("int", "count"));
 }  // namespace static_names_check
 
 TEST_CASE("reflect: mcp::json_name renames a property; duplicate names are refused", "[reflect]") {

@@ -5,11 +5,13 @@
 #include <mcp/error.hpp>
 #include <mcp/json/detail/base64.hpp>
 #include <mcp/json/json.hpp>
+#include <mcp/schema/detail/reflect_traits.hpp>
 
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -109,10 +111,36 @@ struct tool_result {
   }
 };
 
+namespace detail {
+// Never true: what tool_error's conversion asserts, so that clang's message names the mistake.
+template <class T>
+inline constexpr bool tool_error_returned_as = false;
+}  // namespace detail
+
 // A failure worth telling the model about: becomes {"content":[{"type":"text","text":message}],
 // "isError":true}. Write the message for the model: what failed, why, what to do instead.
 struct tool_error : error {
   explicit tool_error(const std::string& message) : error(error_code::tool_failed, message) {}
+
+  // Never compiles: `return mcp::tool_error(...)` from a handler declared `-> std::string` (or
+  // `-> tool_result`, `-> an MCP_STRUCT`) lands here, so that the first error names the fix rather
+  // than "could not convert 'mcp::tool_error' to 'std::string'".
+  template <class T, std::enable_if_t<std::is_same_v<T, std::string> || std::is_same_v<T, tool_result> ||
+                                          is_reflected_v<T>,
+                                      int> = 0>
+  operator T() const {
+    if constexpr (std::is_same_v<T, std::string>)
+      static_assert(detail::tool_error_returned_as<T>,
+                    "mcp: a tool_error is not a std::string: a tool handler that may return one declares its return "
+                    "type mcp::result<std::string> (<mcp/tools/result.hpp>): [](...) -> mcp::result<std::string> "
+                    "{ ... }. A handler of another kind (prompt, resource) throws it");
+    else
+      static_assert(detail::tool_error_returned_as<T>,
+                    "mcp: a tool_error is not the handler's value: a tool handler that may return one declares its "
+                    "return type mcp::result<T> (<mcp/tools/result.hpp>), T being what it returns otherwise: "
+                    "[](...) -> mcp::result<my_output> { ... }. A handler of another kind (prompt, resource) throws it");
+    throw *this;
+  }
 
  protected:
   tool_error(int code, const std::string& message) : error(code, message) {}

@@ -42,7 +42,17 @@
 #include <shared_mutex>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
+
+// server::tool's message where <mcp/tools/tool.hpp> is not included (a macro: both overloads say it),
+// and resource's, resource_template's and prompt's where <mcp/core/features.hpp> is not.
+#define MCP_DETAIL_TOOL_HEADER_MISSING                                                                  \
+  "mcp: srv.tool(...) is defined in <mcp/tools/tool.hpp>: #include <mcp/mcp.hpp> (or <mcp/tools/tool.hpp>) " \
+  "in this file"
+#define MCP_DETAIL_FEATURES_HEADER_MISSING(call)                                                  \
+  "mcp: " call "(...) is defined in <mcp/core/features.hpp>: #include <mcp/mcp.hpp> (or "          \
+  "<mcp/core/features.hpp>) in this file"
 
 namespace mcp {
 inline namespace v0 {
@@ -154,6 +164,16 @@ void log_diagnostic(const server_options& options, std::string_view text);
 
 struct server_access;
 
+// Whether <mcp/tools/tool.hpp>, which holds the body of the typed server::tool, is included: it
+// specialises this to true for every handler. Without it a call would be a declaration with no
+// body (g++ and clang: "used but never defined", or a link error that names no header), so
+// server::tool asserts it instead, naming the header.
+template <class Handler, class = void>
+struct typed_tools_included : std::false_type {};
+// The same for <mcp/core/features.hpp>: server::resource, resource_template and prompt.
+template <class Handler, class = void>
+struct features_included : std::false_type {};
+
 }  // namespace detail
 
 // A server: what it offers, and the notifications it sends about it. This is the API of the
@@ -178,12 +198,26 @@ class server {
   // Registers a typed tool: the handler's argument type gives the input schema, its return type
   // the output schema. See tools/tool.hpp for the handler shapes; handlers run concurrently.
   template <class Handler>
-  server& tool(std::string name, std::string description, Handler&& handler, tool_options options = {});
+  server& tool(std::string name, std::string description, Handler&& handler, tool_options options = {}) {
+    static_assert(detail::typed_tools_included<Handler>::value, MCP_DETAIL_TOOL_HEADER_MISSING);
+    if constexpr (detail::typed_tools_included<Handler>::value)
+      return add_typed_tool<Handler>(std::move(name), std::move(description), std::forward<Handler>(handler),
+                                     std::move(options));
+    else
+      return *this;
+  }
   // Registers a tool whose arguments are described by a JSON Schema known only at run time; the
   // handler receives the validated arguments as JSON.
   template <class Handler>
   server& tool(std::string name, std::string description, runtime_schema schema, Handler&& handler,
-               tool_options options = {});
+               tool_options options = {}) {
+    static_assert(detail::typed_tools_included<Handler>::value, MCP_DETAIL_TOOL_HEADER_MISSING);
+    if constexpr (detail::typed_tools_included<Handler>::value)
+      return add_runtime_tool<Handler>(std::move(name), std::move(description), std::move(schema),
+                                       std::forward<Handler>(handler), std::move(options));
+    else
+      return *this;
+  }
 
   // Registers a prepared tool. Throws definition_error for a bad or duplicate name.
   void add_tool(tool_definition tool);
@@ -198,9 +232,22 @@ class server {
   // std::vector<json> (contents items as built by text_contents/blob_contents) or a reflected
   // value (sent as JSON text).
   template <class Handler>
-  server& resource(resource_info info, Handler&& read);
+  server& resource(resource_info info, Handler&& read) {
+    static_assert(detail::features_included<Handler>::value, MCP_DETAIL_FEATURES_HEADER_MISSING("srv.resource"));
+    if constexpr (detail::features_included<Handler>::value)
+      return add_resource_handler<Handler>(std::move(info), std::forward<Handler>(read));
+    else
+      return *this;
+  }
   template <class Handler>
-  server& resource_template(resource_template_info info, Handler&& read);
+  server& resource_template(resource_template_info info, Handler&& read) {
+    static_assert(detail::features_included<Handler>::value,
+                  MCP_DETAIL_FEATURES_HEADER_MISSING("srv.resource_template"));
+    if constexpr (detail::features_included<Handler>::value)
+      return add_template_handler<Handler>(std::move(info), std::forward<Handler>(read));
+    else
+      return *this;
+  }
   bool remove_resource(std::string_view uri);
   // notifications/resources/updated to every session subscribed to `uri`.
   void resource_updated(const std::string& uri);
@@ -209,7 +256,14 @@ class server {
   // std::optional ones are not required), optionally followed by context&; it returns
   // std::string (one user message), std::vector<prompt_message> or prompt_result.
   template <class Handler>
-  server& prompt(std::string name, std::string description, Handler&& handler, prompt_options options = {});
+  server& prompt(std::string name, std::string description, Handler&& handler, prompt_options options = {}) {
+    static_assert(detail::features_included<Handler>::value, MCP_DETAIL_FEATURES_HEADER_MISSING("srv.prompt"));
+    if constexpr (detail::features_included<Handler>::value)
+      return add_prompt_handler<Handler>(std::move(name), std::move(description), std::forward<Handler>(handler),
+                                         std::move(options));
+    else
+      return *this;
+  }
   bool remove_prompt(std::string_view name);
 
   // completion/complete for a prompt argument or a resource template variable.
@@ -283,6 +337,19 @@ class server {
 
   void add_tool(tool_definition tool, detail::tool_runner run, std::shared_ptr<detail::tool_stats> stats,
                 detail::ordered_schemas ordered = {}, detail::text_road from_text = {});
+  // The bodies of the two server::tool, in tools/tool.hpp, and of resource, resource_template and
+  // prompt, in core/features.hpp.
+  template <class Handler>
+  server& add_typed_tool(std::string name, std::string description, Handler&& handler, tool_options options);
+  template <class Handler>
+  server& add_runtime_tool(std::string name, std::string description, runtime_schema schema, Handler&& handler,
+                           tool_options options);
+  template <class Handler>
+  server& add_resource_handler(resource_info info, Handler&& read);
+  template <class Handler>
+  server& add_template_handler(resource_template_info info, Handler&& read);
+  template <class Handler>
+  server& add_prompt_handler(std::string name, std::string description, Handler&& handler, prompt_options options);
   // Refuses a Tool whose _meta links an app that is not a registered ui:// resource; call with
   // registry_mutex_ held.
   void check_app_link(const tool_definition& tool) const;

@@ -69,6 +69,7 @@
 // Declares the fields of struct T: MCP_STRUCT(T, (member, "description", constraints...), ...).
 // For types declared elsewhere (or with private members); MCP_STRUCT_DEF declares a new one in one place.
 #define MCP_STRUCT(T, ...)                                                                             \
+  MCP_DETAIL_SCOPE_CHECK("MCP_STRUCT", T);                                                             \
   MCP_DETAIL_STRUCT_HOOKS(T, MCP_DETAIL_FIELD_CHECKS(T, __VA_ARGS__), MCP_DETAIL_ELICIT_CHECKS(T, __VA_ARGS__), \
                           (MCP_DETAIL_STATIC_NAMES(T, __VA_ARGS__)),                                   \
                           MCP_DETAIL_FIELDS(T, __VA_ARGS__))
@@ -78,6 +79,8 @@
 // A field's mcp::default_value(v) is both the member's initial value and its declared default. A
 // type with a comma goes in parentheses: ((std::map<std::string, int>), counts, "Counts").
 #define MCP_STRUCT_DEF(T, ...)                                                          \
+  MCP_DETAIL_SCOPE_CHECK("MCP_STRUCT_DEF", T);                                          \
+  MCP_DETAIL_FOR_EACH_SEQ(MCP_DETAIL_DEF_NAME_CHECK, T, __VA_ARGS__)                    \
   struct T {                                                                            \
     MCP_DETAIL_FOR_EACH_SEQ(MCP_DETAIL_DEF_MEMBER, T, __VA_ARGS__)                      \
   };                                                                                    \
@@ -130,6 +133,7 @@
 
 // Declares the JSON names of enum E: MCP_ENUM(E, (enumerator, "wire-name", "description"), ...).
 #define MCP_ENUM(E, ...)                                                                        \
+  MCP_DETAIL_SCOPE_CHECK("MCP_ENUM", E);                                                       \
   inline constexpr auto mcp_reflect_enum(::mcp::detail::type_tag<E>) {                         \
     static_assert(::std::is_enum<E>::value, "mcp: MCP_ENUM needs an enum type");               \
     return ::mcp::detail::make_enum_table<E>(                                                  \

@@ -1,7 +1,8 @@
 // server::resource, server::resource_template and server::prompt: registering a handler, whose
 // signature gives the arguments (an MCP_STRUCT of strings) and the kind of answer. Declared in
-// core/server.hpp; defined here so that a program that registers none does not compile the
-// reflection behind them. <mcp/mcp.hpp> includes this header.
+// core/server.hpp (which asserts that this header is included where they are called); defined here
+// so that a program that registers none does not compile the reflection behind them.
+// <mcp/mcp.hpp> includes this header.
 #pragma once
 
 #include <mcp/core/content.hpp>
@@ -59,10 +60,14 @@ json prompt_messages(R&& value) {
   }
 }
 
+// server::resource, resource_template and prompt may run: their bodies (below) are here.
+template <class Handler>
+struct features_included<Handler, void> : std::true_type {};
+
 }  // namespace detail
 
 template <class Handler>
-server& server::resource(resource_info info, Handler&& read) {
+server& server::add_resource_handler(resource_info info, Handler&& read) {
   using F = std::decay_t<Handler>;
   constexpr bool with_context = std::is_invocable_v<F&, context&>;
   static_assert(with_context || std::is_invocable_v<F&>,
@@ -81,7 +86,7 @@ server& server::resource(resource_info info, Handler&& read) {
 }
 
 template <class Handler>
-server& server::resource_template(resource_template_info info, Handler&& read) {
+server& server::add_template_handler(resource_template_info info, Handler&& read) {
   using F = std::decay_t<Handler>;
   using vars = std::map<std::string, std::string>;
   template_entry entry{info, detail::uri_template(info.uri_template), {}};  // throws on a bad template
@@ -120,7 +125,8 @@ server& server::resource_template(resource_template_info info, Handler&& read) {
 }
 
 template <class Handler>
-server& server::prompt(std::string name, std::string description, Handler&& handler, prompt_options options) {
+server& server::add_prompt_handler(std::string name, std::string description, Handler&& handler,
+                                   prompt_options options) {
   using F = std::decay_t<Handler>;
   using sig = detail::handler_signature<F>;
   static_assert(sig::known, "mcp: a prompt handler must be a lambda or function with a non-template call operator");

@@ -3,6 +3,7 @@
 
 #include <mcp/core/content.hpp>
 
+#include <type_traits>
 #include <utility>
 #include <variant>
 
@@ -14,8 +15,10 @@ class result {
  public:
   result(T value) : v_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit on purpose
   result(tool_error error) : v_(std::in_place_index<1>, std::move(error)) {}  // NOLINT
-  template <class U, std::enable_if_t<std::is_constructible_v<T, U&&> && !std::is_same_v<std::decay_t<U>, tool_error> &&
-                                          !std::is_same_v<std::decay_t<U>, result>,
+  // Not for a tool_error (nor a class derived from it): it converts to T only to fail with a message.
+  template <class U, std::enable_if_t<std::conjunction_v<std::negation<std::is_base_of<tool_error, std::decay_t<U>>>,
+                                                         std::negation<std::is_same<std::decay_t<U>, result>>,
+                                                         std::is_constructible<T, U&&>>,
                                       int> = 0>
   result(U&& value) : v_(std::in_place_index<0>, std::forward<U>(value)) {}  // NOLINT
 

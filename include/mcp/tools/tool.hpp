@@ -279,8 +279,14 @@ inline pipeline_settings prepare_tool(tool_definition& def, std::string name, st
 
 }  // namespace detail
 
+namespace detail {
+// server::tool may run: its body (below) is here.
 template <class Handler>
-server& server::tool(std::string name, std::string description, Handler&& handler, tool_options options) {
+struct typed_tools_included<Handler, void> : std::true_type {};
+}  // namespace detail
+
+template <class Handler>
+server& server::add_typed_tool(std::string name, std::string description, Handler&& handler, tool_options options) {
   using F = std::decay_t<Handler>;
   using sig = detail::handler_signature<F>;
   static_assert(sig::known,
@@ -303,9 +309,19 @@ server& server::tool(std::string name, std::string description, Handler&& handle
     static_assert(!c_string,
                   "mcp: the tool handler returns a C string (const char*), as a lambda that returns a string "
                   "literal does; declare the return type: [](...) -> std::string { return \"...\"; }");
-    if constexpr (shape::valid && !std::is_void_v<R> && !c_string) {
-      static_assert(std::is_void_v<In> || is_reflected_v<In>,
-                    "mcp: the argument type of a tool handler must be a struct declared with MCP_STRUCT(...)");
+    // One message per mistake: the rest of the registration is compiled only when these hold, since
+    // schema_of, encode and the output checks would each report the same type again.
+    constexpr bool input_known = !shape::valid || std::is_void_v<In> || is_reflected_v<In>;  // else the shape's message
+    static_assert(input_known,
+                  "mcp: the argument type of a tool handler must be a struct declared with MCP_STRUCT(...)");
+    constexpr bool output_known = std::is_same_v<returned, std::string> || std::is_same_v<returned, tool_result> ||
+                                  std::is_same_v<returned, tool_error> || c_string || std::is_void_v<returned> ||
+                                  detail::is_supported_v<returned>;
+    static_assert(output_known,
+                  "mcp: the return type of a tool handler must be a struct declared with MCP_STRUCT(...), "
+                  "std::string, mcp::tool_result, or mcp::result<...> of one of those (or another type "
+                  "mcp::encode supports: a number, a bool, a std::vector, a type declared with MCP_ENUM)");
+    if constexpr (shape::valid && !std::is_void_v<R> && !c_string && input_known && output_known) {
       json output_schema = detail::output_schema_for<R>();
       nlohmann::ordered_json display_schema = detail::display_schema_for<R>(output_schema);
       json input_schema;
@@ -349,8 +365,8 @@ server& server::tool(std::string name, std::string description, Handler&& handle
 }
 
 template <class Handler>
-server& server::tool(std::string name, std::string description, runtime_schema schema, Handler&& handler,
-                     tool_options options) {
+server& server::add_runtime_tool(std::string name, std::string description, runtime_schema schema, Handler&& handler,
+                                 tool_options options) {
   using F = std::decay_t<Handler>;
   constexpr bool with_context = std::is_invocable_v<F&, const json&, context&>;
   static_assert(with_context || std::is_invocable_v<F&, const json&>,

@@ -279,18 +279,51 @@ constexpr static_json_name static_name_of(std::string_view member, std::string_v
   return {member, name};
 }
 
+// Whether an MCP_STRUCT_DEF field's type, as written, names its member unqualified (`visibility` in
+// (visibility, visibility, ...) or (std::optional<visibility>, visibility, ...)): inside the struct
+// the member hides the type, so the declaration no longer compiles. `::visibility`, `app::visibility`
+// and `enum visibility` still name the type there.
+constexpr bool type_names_member(std::string_view type, std::string_view member) {
+  std::string_view previous;  // the token before: "::", a word, or empty after any other character
+  for (std::size_t i = 0; i < type.size();) {
+    if (is_identifier_char(type[i])) {
+      std::size_t end = i;
+      while (end < type.size() && is_identifier_char(type[end])) ++end;
+      const std::string_view word = type.substr(i, end - i);
+      if (word == member && previous != "::" && previous != "enum" && previous != "struct" && previous != "class" &&
+          previous != "union")
+        return true;
+      previous = word;
+      i = end;
+    } else if (type[i] == ':' && i + 1 < type.size() && type[i + 1] == ':') {
+      previous = "::";
+      i += 2;
+    } else {
+      if (type[i] != ' ' && type[i] != '\t' && type[i] != '\n' && type[i] != '\r') previous = {};
+      ++i;
+    }
+  }
+  return false;
+}
+
+// Whether the macro that calls it (through MCP_DETAIL_AT_NAMESPACE_SCOPE) stands outside every
+// function: __builtin_FUNCTION() is the enclosing function's name there (g++, clang), and empty
+// at namespace scope.
+constexpr bool at_namespace_scope(const char* function) { return function[0] == '\0'; }
+
 template <class... Names>
 constexpr std::array<static_json_name, sizeof...(Names)> static_names(Names... names) {
   return {{names...}};
 }
 
-// Whether the field declared as `member` has a JSON name that another field of the struct has too.
+// Whether the field declared as `member` has a JSON name that a field declared before it has too:
+// of two fields with one name, the second is reported, once.
 template <std::size_t N>
 constexpr bool json_name_shared(const std::array<static_json_name, N>& names, std::string_view member) {
   for (std::size_t i = 0; i < N; ++i) {
     if (names[i].member != member || names[i].json.empty()) continue;
-    for (std::size_t j = 0; j < N; ++j)
-      if (j != i && names[j].json == names[i].json) return true;
+    for (std::size_t j = 0; j < i; ++j)
+      if (names[j].json == names[i].json) return true;
   }
   return false;
 }
@@ -358,10 +391,30 @@ const char* struct_name_of() {
                 "std::vector/std::set of an MCP_ENUM (multi-select), optional or not: no nested struct, no " \
                 "array of strings or of structs, no map or variant. Ask for the rest in another question.");
 
+// True where the macro stands, unless it is inside a function (compilers without the builtin: true).
+#if defined(__GNUC__)
+#define MCP_DETAIL_AT_NAMESPACE_SCOPE ::mcp::detail::at_namespace_scope(__builtin_FUNCTION())
+#else
+#define MCP_DETAIL_AT_NAMESPACE_SCOPE true
+#endif
+// The first line of MCP_STRUCT, MCP_STRUCT_DEF and MCP_ENUM: inside a function their hooks (functions
+// found by argument-dependent lookup) cannot be defined, and the compilers' own errors say only that.
+#define MCP_DETAIL_SCOPE_CHECK(macro, T)                                                                 \
+  static_assert(MCP_DETAIL_AT_NAMESPACE_SCOPE,                                                          \
+                "mcp: " macro "(" #T ") must be used at namespace scope, outside any function (it defines " \
+                "functions beside the type): move the type and the macro above the function")
+
 // The items of MCP_STRUCT_DEF: (type, member, "description", constraints...).
 #define MCP_DETAIL_DEF_MEMBER(T, item) MCP_DETAIL_APPLY(MCP_DETAIL_DEF_MEMBER_I, (T, MCP_DETAIL_EXPAND item))
 #define MCP_DETAIL_DEF_MEMBER_I(T, type, member, ...) \
   MCP_DETAIL_STRIP(type) member = ::mcp::detail::initial_value<MCP_DETAIL_STRIP(type)>(__VA_ARGS__);
+// Before the struct, so that it is the first error: a member named as its type.
+#define MCP_DETAIL_DEF_NAME_CHECK(T, item) MCP_DETAIL_APPLY(MCP_DETAIL_DEF_NAME_CHECK_I, (T, MCP_DETAIL_EXPAND item))
+#define MCP_DETAIL_DEF_NAME_CHECK_I(T, type, member, ...)                                                   \
+  static_assert(!::mcp::detail::type_names_member(#type, #member),                                         \
+                "mcp: MCP_STRUCT_DEF(" #T "): the member '" #member "' is named like its type, which it would " \
+                "hide inside the struct: rename the member (e.g. " #member "_) and keep its JSON name with "     \
+                "mcp::json_name(\"" #member "\")");
 #define MCP_DETAIL_DEF_CHECK(T, item) MCP_DETAIL_APPLY(MCP_DETAIL_DEF_CHECK_I, (T, MCP_DETAIL_EXPAND item))
 #define MCP_DETAIL_DEF_CHECK_I(T, type, member, ...) MCP_DETAIL_FIELD_CHECK_I(T, member, )
 #define MCP_DETAIL_DEF_ELICIT_CHECK(T, item) MCP_DETAIL_APPLY(MCP_DETAIL_DEF_ELICIT_CHECK_I, (T, MCP_DETAIL_EXPAND item))
