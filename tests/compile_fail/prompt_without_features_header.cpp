@@ -1,7 +1,7 @@
-// expect: mcp: srv.prompt\(...\) is defined in <mcp/core/features.hpp>: #include <mcp/mcp.hpp> \(or <mcp/core/features.hpp>\)
+// expect: mcp: srv.prompt\(...\) is defined in <mcp/tools/features.hpp>: #include <mcp/mcp.hpp> \(or <mcp/tools/features.hpp>\)
 // errors: 1
 // The same as tool_without_tool_header for prompts (and resources, resource templates): their
-// bodies are in core/features.hpp.
+// bodies are in tools/features.hpp.
 #include <mcp/core/server.hpp>
 
 int main() {

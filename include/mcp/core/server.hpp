@@ -46,13 +46,13 @@
 #include <vector>
 
 // server::tool's message where <mcp/tools/tool.hpp> is not included (a macro: both overloads say it),
-// and resource's, resource_template's and prompt's where <mcp/core/features.hpp> is not.
+// and resource's, resource_template's and prompt's where <mcp/tools/features.hpp> is not.
 #define MCP_DETAIL_TOOL_HEADER_MISSING                                                                  \
   "mcp: srv.tool(...) is defined in <mcp/tools/tool.hpp>: #include <mcp/mcp.hpp> (or <mcp/tools/tool.hpp>) " \
   "in this file"
 #define MCP_DETAIL_FEATURES_HEADER_MISSING(call)                                                  \
-  "mcp: " call "(...) is defined in <mcp/core/features.hpp>: #include <mcp/mcp.hpp> (or "          \
-  "<mcp/core/features.hpp>) in this file"
+  "mcp: " call "(...) is defined in <mcp/tools/features.hpp>: #include <mcp/mcp.hpp> (or "          \
+  "<mcp/tools/features.hpp>) in this file"
 
 namespace mcp {
 inline namespace v0 {
@@ -170,7 +170,7 @@ struct server_access;
 // server::tool asserts it instead, naming the header.
 template <class Handler, class = void>
 struct typed_tools_included : std::false_type {};
-// The same for <mcp/core/features.hpp>: server::resource, resource_template and prompt.
+// The same for <mcp/tools/features.hpp>: server::resource, resource_template and prompt.
 template <class Handler, class = void>
 struct features_included : std::false_type {};
 
@@ -338,7 +338,7 @@ class server {
   void add_tool(tool_definition tool, detail::tool_runner run, std::shared_ptr<detail::tool_stats> stats,
                 detail::ordered_schemas ordered = {}, detail::text_road from_text = {});
   // The bodies of the two server::tool, in tools/tool.hpp, and of resource, resource_template and
-  // prompt, in core/features.hpp.
+  // prompt, in tools/features.hpp.
   template <class Handler>
   server& add_typed_tool(std::string name, std::string description, Handler&& handler, tool_options options);
   template <class Handler>
