@@ -172,10 +172,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string_view line = input.substr(0, nl);
     c.send_text(line);
     by_text.receive(line);
-    by_tree.receive(line);
-    decoded.receive(mcp::message::read(line, srv.options().max_json_depth, decoder));
-    deferred.receive(mcp::message::read(line, srv.options().max_json_depth, nullptr,
-                                        mcp::message::arguments_check::when_run));
+    by_tree.receive(mcp::detail::message_access::read_checked(line, srv.options().max_json_depth));  // as a whole read
+    decoded.receive(mcp::detail::message_access::read_one_pass(line, srv.options().max_json_depth, decoder));
+    deferred.receive(mcp::message::read(line, srv.options().max_json_depth));
     input.remove_prefix(nl == std::string_view::npos ? input.size() : nl + 1);
   }
   for (const auto& m : c.messages().drain()) check_message(m, check_leak);

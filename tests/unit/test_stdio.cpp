@@ -1,6 +1,7 @@
 // The stdio transport over real pipes: serve_stream runs in a thread, the test plays the client.
 #include "catch.hpp"
 
+#include <mcp/ext/elicitation.hpp>
 #include <mcp/schema/reflect.hpp>
 #include <mcp/tools/tool.hpp>
 #include <mcp/transport/stdio.hpp>

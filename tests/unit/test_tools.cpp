@@ -1074,8 +1074,8 @@ TEST_CASE("result builder: a NaN or infinity in structured output is the server'
 
 
 TEST_CASE("arguments checked when the call runs answer as arguments checked with the message, and never run a call") {
-  // Stdio's shared road reads a tools/call's arguments only to their closing bracket and checks
-  // them where the call runs (message::arguments_check::when_run). Every message below goes to two
+  // message::read reads a tools/call's arguments only to their closing bracket, and the core checks
+  // them where the call runs. Every message below goes to two
   // connections, one reading each way, on an executor that runs calls when told: the replies must
   // be the same bytes, and a call whose arguments are not JSON reaches neither middleware nor tool.
   mcp::server srv({"checks", "1.0"});
@@ -1096,11 +1096,11 @@ TEST_CASE("arguments checked when the call runs answer as arguments checked with
     std::vector<std::function<void()>> queued;
     std::shared_ptr<text_recorder> out;
     std::unique_ptr<mcp::connection> conn;
-    mcp::message::arguments_check when;
+    bool checked_at_once;
   };
   road roads[2];
-  roads[0].when = mcp::message::arguments_check::with_message;
-  roads[1].when = mcp::message::arguments_check::when_run;
+  roads[0].checked_at_once = true;   // as a whole read: checked with the message
+  roads[1].checked_at_once = false;  // checked where the call runs
   auto open = [&](bool initialize) {
     for (road& r : roads) {
       r.queued.clear();
@@ -1114,7 +1114,9 @@ TEST_CASE("arguments checked when the call runs answer as arguments checked with
     }
   };
   auto send = [&](const std::string& text) {
-    for (road& r : roads) r.conn->receive(mcp::message::read(text, srv.options().max_json_depth, nullptr, r.when));
+    for (road& r : roads)
+      r.conn->receive(r.checked_at_once ? mcp::detail::message_access::read_checked(text, srv.options().max_json_depth)
+                                        : mcp::message::read(text, srv.options().max_json_depth));
   };
   auto run_queued = [&] {
     for (road& r : roads)

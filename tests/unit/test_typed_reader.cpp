@@ -633,8 +633,8 @@ TEST_CASE("typed reader: arguments read with the message take one pass and answe
     const std::string name_last = call_text(id, R"({"arguments":)" + a.text + R"(,"name":"order"})");
     // The decoder is asked only where "name" came first, and takes the object exactly.
     decoder.taken.clear();
-    mcp::message first = mcp::message::read(name_first, depth, &decoder);
-    const mcp::message last = mcp::message::read(name_last, depth, &decoder);
+    mcp::message first = mcp::detail::message_access::read_one_pass(name_first, depth, &decoder);
+    const mcp::message last = mcp::detail::message_access::read_one_pass(name_last, depth, &decoder);
     CHECK(first.readable());
     CHECK(last.readable());
     REQUIRE(decoder.taken.size() == 1);
@@ -658,7 +658,7 @@ TEST_CASE("typed reader: arguments read with the message take one pass and answe
                                  R"({"customer":"c","items":[],"x":)" + deep + "}"}) {
     INFO(bad);
     const std::string text = call_text(1, R"({"name":"order","arguments":)" + bad + "}");
-    const auto with = mcp::message::read(text, srv.options().max_json_depth, &decoder);
+    const auto with = mcp::detail::message_access::read_one_pass(text, srv.options().max_json_depth, &decoder);
     const auto without = mcp::message::read(text, srv.options().max_json_depth);
     CHECK_FALSE(with.readable());
     CHECK(with.refusal() == without.refusal());
@@ -675,7 +675,7 @@ TEST_CASE("typed reader: arguments read with the message go only to the tool the
   initialize(conn);
   counting_decoder decoder(*mcp::detail::server_access::arguments_reader(srv));
   const std::string args = R"({"customer":"c","items":[{"sku":"ABC-1234","qty":2,"priority":"low","tags":[]}]})";
-  mcp::message m = mcp::message::read(call_text(7, R"({"name":"order","arguments":)" + args + "}"),
+  mcp::message m = mcp::detail::message_access::read_one_pass(call_text(7, R"({"name":"order","arguments":)" + args + "}"),
                                       srv.options().max_json_depth, &decoder);
   REQUIRE(decoder.taken == std::vector<std::size_t>{args.size()});
   REQUIRE(srv.remove_tool("order"));

@@ -43,11 +43,18 @@ class connection {
   connection(const connection&) = delete;
   connection& operator=(const connection&) = delete;
 
+  // Where the handler of a request is about to run, as the transport knows it: `here`, on the
+  // thread that hands the message over, before receive() returns (stdio's reading thread running
+  // a quick call itself); `elsewhere` otherwise (a pool, another thread, or not known). With
+  // `here`, the core reads what the handler needs in the same pass as the message.
+  enum class runs { elsewhere, here };
+
   // The one entry point: one JSON-RPC message as text (one line of stdio, one HTTP body). Replies,
   // and notifications about the request, go to `replies` (null: the connection's outbound). Text
   // that is not one message gets its error reply there too; nothing throws for any input.
-  void receive(std::string_view text, const std::shared_ptr<outbound>& replies = nullptr) {
-    message m = message::read(text, srv_.options().max_json_depth);
+  void receive(std::string_view text, const std::shared_ptr<outbound>& replies = nullptr, runs where = runs::elsewhere) {
+    message m = where == runs::here ? message::read(text, srv_.options().max_json_depth, &srv_.arguments_reader_)
+                                    : message::read(text, srv_.options().max_json_depth);
     srv_.receive(session_, m, replies ? replies : session_->out_ptr());
   }
   // The same for text from a caller the transport authenticated (its handler sees context::caller()).

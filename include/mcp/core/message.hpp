@@ -1,11 +1,11 @@
 // One JSON-RPC message from a client, as the core reads it. Every message any transport receives
 // is read here, once: the envelope's members (jsonrpc, id, method, params, result, error) are read
 // straight from the text, in any order, without a tree for the envelope itself; result and error
-// become trees, and params a tree beside tools/call's name and arguments (detail::request_params),
-// an object "arguments" kept as checked text until someone reads it (or, for stdio's calls that
-// may run on its pool, only delimited, and checked where the call runs). connection::receive(text)
-// reads with it; a transport that must look at a message before it hands it on (HTTP decides
-// statuses and sessions from it) calls read() itself and passes the message to connection::receive.
+// become trees, and params a tree beside what the core keeps apart (detail::request_params: a
+// tools/call's name, and its arguments only delimited, checked and read where the call runs).
+// connection::receive(text) reads with it; a transport that must look at a message before it hands
+// it on (HTTP decides statuses and sessions from it) calls read() itself, check() before it answers
+// the message on its own, and passes it to connection::receive.
 #pragma once
 
 #include <mcp/core/detail/request_params.hpp>
@@ -27,6 +27,10 @@ namespace mcp {
 inline namespace v0 {
 
 class server;
+class connection;
+namespace detail {
+struct message_access;
+}
 
 // The HTTP headers that came with a message, for the checks of SEP-2243 (connection::check_stateless):
 // the value of the header named `lower_name` (in lower case), or nullopt when there is none.
@@ -38,21 +42,13 @@ class message {
   // Reads one message. The text must be exactly one JSON object (a leading byte-order mark is
   // skipped) nested at most `max_depth` levels (server_options::max_json_depth); anything else is
   // not readable and refusal() is the error reply. Never throws for any input.
-  // `decoder` (the server's): a tools/call's arguments are read with the tool's own typed reader
-  // on the way, instead of checked now and read when the call runs. Worth it where the thread
-  // that reads the message runs the call too (stdio's inline road); elsewhere it moves work from
-  // the threads that run calls to the one that reads (HTTP at 16 connections: 18% fewer calls).
-  // `when` = when_run: a tools/call's object "arguments" is only delimited now (by its brackets and
-  // strings) and checked when the call runs, on the thread that runs it, where a typed tool's
-  // reader makes the check and the read one pass (`decoder` is then not used here). A message
-  // with such arguments that is refused before it runs is checked first, so every text answers
-  // as when read whole: what is not JSON gets -32700 with id null, and its call never runs. A
-  // transport that refuses messages itself (HTTP: a session, a header) calls check_arguments()
-  // before it does. params() of such a message is not checked.
-  enum class arguments_check { with_message, when_run };
-  static message read(std::string_view text, std::size_t max_depth = detail::default_max_json_depth,
-                      const detail::arguments_decoder* decoder = nullptr,
-                      arguments_check when = arguments_check::with_message);
+  // Part of it may be left unchecked: a tools/call's arguments are only delimited here and checked
+  // where the call runs, where a typed tool's read of them is the check (checked here as well,
+  // they cost a transport's reading thread a third of a call with 10,000 order lines). The core
+  // checks what was left before it answers anything, so every text answers as when read whole:
+  // what is not JSON gets -32700 with id null, and no handler sees it. params() of such a message
+  // is not checked.
+  static message read(std::string_view text, std::size_t max_depth = detail::default_max_json_depth);
 
   // False when the text is not JSON (-32700), is nested deeper than the limit, is a batch array or
   // is not an object (-32600); refusal() is then the error reply to send, else null. The other
@@ -60,10 +56,11 @@ class message {
   // received, and answered on the request's own channel.
   bool readable() const { return refusal_.is_null(); }
   const json& refusal() const { return refusal_; }
-  // For a message read with arguments_check::when_run that its transport answers before the core
-  // does: checks its arguments now, as a whole read would have. False when they are not JSON (or
-  // it was not readable): it is then not readable, refusal() the -32700 of a whole read.
-  bool check_arguments() {
+  // For a transport that answers a message itself, before the core runs it (HTTP: no session, a
+  // bad header, draining): checks what read() left unchecked, as a whole read would have. False
+  // when that is not JSON (or the text was not readable): it is then not readable, and refusal()
+  // is the -32700 to answer with instead.
+  bool check() {
     if (readable() && !params_.check_arguments(nullptr)) refusal_ = parse_error();
     return readable();
   }
@@ -92,6 +89,14 @@ class message {
 
  private:
   friend class server;
+  friend class connection;
+  friend struct detail::message_access;
+  // read() with `one_pass` (the server's reader of tools' arguments): a tools/call's arguments are
+  // read with the tool's own typed reader on the way, in the same pass as the message, instead of
+  // delimited now and read when the call runs. Worth it where the thread that reads the message
+  // runs the call too (stdio's inline road: connection::runs::here); elsewhere it moves work from
+  // the threads that run calls to the one that reads (HTTP at 16 connections: 18% fewer calls).
+  static message read(std::string_view text, std::size_t max_depth, const detail::arguments_decoder* one_pass);
   static json too_deep_error(std::size_t max_depth);
   static json parse_error();
   bool read_envelope(detail::json_reader& in, const detail::arguments_decoder* decoder, bool check_later);
@@ -108,6 +113,19 @@ class message {
 };
 
 namespace detail {
+// For the SDK's own tests: the one-pass read, and a message checked at once (the road whose
+// answers every other road's must equal).
+struct message_access {
+  static message read_one_pass(std::string_view text, std::size_t max_depth, const arguments_decoder* decoder) {
+    return message::read(text, max_depth, decoder);
+  }
+  static message read_checked(std::string_view text, std::size_t max_depth) {
+    message m = message::read(text, max_depth);
+    m.check();
+    return m;
+  }
+};
+
 // Whether `text` is `word`: the envelope's few member names, compared without a call.
 template <std::size_t N>
 bool is_word(std::string_view text, const char (&word)[N]) {
@@ -124,14 +142,15 @@ inline json message::parse_error() {
   return jsonrpc::error(nullptr, error_code::parse_error, "Parse error: the message is not valid JSON");
 }
 
-inline message message::read(std::string_view text, std::size_t max_depth, const detail::arguments_decoder* decoder,
-                             arguments_check when) {
+inline message message::read(std::string_view text, std::size_t max_depth) { return read(text, max_depth, nullptr); }
+
+inline message message::read(std::string_view text, std::size_t max_depth, const detail::arguments_decoder* one_pass) {
   message m;
   detail::json_reader in(text, max_depth);
   in.skip_bom();
   bool ok = false;
   if (max_depth > 0 && in.peek('{')) {
-    ok = m.read_envelope(in, decoder, when == arguments_check::when_run);
+    ok = m.read_envelope(in, one_pass, one_pass == nullptr);
   } else {  // not an object: read it whole to say what it is
     json whole;
     switch (detail::read_json(text, whole, max_depth)) {

@@ -225,6 +225,9 @@ class server {
   std::vector<std::string> tool_names() const;
   // Counters of one tool (throws mcp::error with error_code::not_found for an unknown name).
   tool_metrics metrics(std::string_view tool_name) const;
+  // Every tool's counters and latency histogram as Prometheus text (exposition format 0.0.4),
+  // labelled by tool name; HTTP's /metrics serves it, its own counters after it.
+  std::string metrics_text() const;
 
   // Resources: one fixed URI, or a family named by a URI template. The handler takes nothing or
   // (context&); a template's handler first takes its variables, as a std::map<std::string,

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <sstream>
 
 namespace mcp {
 inline namespace v0 {
@@ -299,9 +300,9 @@ MCP_DECL std::optional<json> progress_token_of(const json& params) {
 MCP_DECL void server::receive(const std::shared_ptr<detail::session>& s, message& m, const std::shared_ptr<outbound>& replies) {
   if (!m.readable()) return replies->send(m.refusal_);
   if (s->closed()) return;
-  // Arguments the reader only delimited (message::arguments_check::when_run) are checked when the
-  // call runs (dispatch), or in run_request where it refuses a call; any other message that has
-  // them is checked now, so that what is not JSON is answered -32700 before anything else.
+  // Arguments message::read only delimited are checked when the call runs (dispatch), or in
+  // run_request where it refuses a call; any other message that has them is checked now, so that
+  // what is not JSON is answered -32700 before anything else.
   if (m.params_.arguments_unchecked() && !may_check_when_run(*s, m) && !m.params_.check_arguments(&arguments_reader_))
     return replies->send(message::parse_error());
   auto invalid = [&](const json& id, const std::string& why) {
@@ -876,6 +877,69 @@ MCP_DECL std::shared_ptr<const detail::registered_tool> server::find_tool(std::s
 MCP_DECL tool_metrics server::metrics(std::string_view tool_name) const {
   if (auto t = find_tool(tool_name)) return t->stats->snapshot();
   throw error(error_code::not_found, "No tool named '" + std::string(tool_name) + "'");
+}
+
+namespace detail {
+// A Prometheus label value: backslash, quote and newline escaped.
+inline std::string prometheus_label(std::string_view v) {
+  std::string out;
+  for (char c : v) {
+    if (c == '\\' || c == '"') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+inline std::string prometheus_seconds(std::uint64_t us) {
+  std::ostringstream s;
+  s.precision(12);
+  s << static_cast<double>(us) / 1e6;
+  return s.str();
+}
+}  // namespace detail
+
+MCP_DECL std::string server::metrics_text() const {
+  std::vector<std::pair<std::string, tool_metrics>> tools;
+  {
+    std::shared_lock lock(registry_mutex_);
+    for (const auto& t : tools_) tools.emplace_back(t->def.name, t->stats->snapshot());
+  }
+  std::ostringstream out;
+  auto counter = [&](const char* name, const char* help, auto field) {
+    out << "# HELP " << name << ' ' << help << "\n# TYPE " << name << " counter\n";
+    for (const auto& [tool, m] : tools)
+      out << name << "{tool=\"" << detail::prometheus_label(tool) << "\"} " << field(m) << '\n';
+  };
+  counter("mcp_tool_calls_total", "Tool calls.", [](const tool_metrics& m) { return m.calls; });
+  counter("mcp_tool_errors_total", "Tool calls that returned isError.", [](const tool_metrics& m) { return m.errors; });
+  counter("mcp_tool_validation_failures_total", "Tool calls refused because the arguments broke the schema.",
+          [](const tool_metrics& m) { return m.validation_failures; });
+  counter("mcp_tool_coercions_total", "Argument values fixed by the coercion policy.",
+          [](const tool_metrics& m) { return m.coercions; });
+  out << "# HELP mcp_tool_coercions_by_kind_total Argument values fixed by the coercion policy, by kind "
+         "(unknown_argument: a field the schema does not know, left out).\n"
+         "# TYPE mcp_tool_coercions_by_kind_total counter\n";
+  for (const auto& [tool, m] : tools)
+    for (const auto& [kind, n] : m.coercions_by_kind)
+      out << "mcp_tool_coercions_by_kind_total{tool=\"" << detail::prometheus_label(tool) << "\",kind=\""
+          << detail::prometheus_label(kind) << "\"} " << n << '\n';
+  out << "# HELP mcp_tool_latency_seconds Tool call latency.\n# TYPE mcp_tool_latency_seconds histogram\n";
+  for (const auto& [tool, m] : tools) {
+    const std::string l = detail::prometheus_label(tool);
+    std::uint64_t cumulative = 0;
+    for (std::size_t i = 0; i < tool_metrics::bucket_bounds_us.size(); ++i) {
+      cumulative += m.latency_buckets[i];
+      out << "mcp_tool_latency_seconds_bucket{tool=\"" << l << "\",le=\""
+          << detail::prometheus_seconds(tool_metrics::bucket_bounds_us[i]) << "\"} " << cumulative << '\n';
+    }
+    out << "mcp_tool_latency_seconds_bucket{tool=\"" << l << "\",le=\"+Inf\"} " << m.latency_count << '\n';
+    out << "mcp_tool_latency_seconds_sum{tool=\"" << l << "\"} " << detail::prometheus_seconds(m.latency_sum_us) << '\n';
+    out << "mcp_tool_latency_seconds_count{tool=\"" << l << "\"} " << m.latency_count << '\n';
+  }
+  return out.str();
 }
 
 MCP_DECL void server::install_builtin_methods() {

@@ -308,8 +308,8 @@ class post_reply final : public outbound {
     if (r.headers.empty()) r.headers.add("Content-Type", "application/json");
     else r.headers.set("Content-Type", "application/json");
     r.body = std::move(body);
-    // Arguments checked where the call runs (endpoint::post) that are not JSON: 400, as for a body
-    // found not JSON when read.
+    // A body the core found not JSON only when it ran the request (message::read leaves parts for
+    // later): 400, as for a body found not JSON when read.
     if (error && error->is_object() && error->value("code", 0) == error_code::parse_error) r.status = 400;
     if (s_.on_json) s_.on_json(error, r);
     if (error && error->is_object() && error->value("code", 0) == error_code::insufficient_scope)
@@ -366,75 +366,11 @@ class discard_outbound final : public outbound {
 
 // ---- /metrics --------------------------------------------------------------------------------
 
-namespace metrics_detail {
-
-inline std::string label(std::string_view v) {
-  std::string out;
-  for (char c : v) {
-    if (c == '\\' || c == '"') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out;
-}
-
-inline std::string seconds(std::uint64_t us) {
-  std::ostringstream s;
-  s.precision(12);
-  s << static_cast<double>(us) / 1e6;
-  return s.str();
-}
-
-}  // namespace metrics_detail
-
-// Prometheus text exposition (format 0.0.4): per-tool counters and latency histograms, then the
-// transport's own counters.
+// Prometheus text exposition (format 0.0.4): the server's own (server::metrics_text: per-tool
+// counters and histograms), then the transport's.
 inline std::string metrics_text(const server& srv, const transport_stats& stats, std::size_t sessions_open) {
-  namespace md = metrics_detail;
-  std::vector<std::pair<std::string, tool_metrics>> tools;
-  for (const auto& name : srv.tool_names()) {
-    try {
-      tools.emplace_back(name, srv.metrics(name));
-    } catch (const error&) {
-      // removed meanwhile (error_code::not_found)
-    }
-  }
   std::ostringstream out;
-  auto counter = [&](const char* name, const char* help, auto field) {
-    out << "# HELP " << name << ' ' << help << "\n# TYPE " << name << " counter\n";
-    for (const auto& [tool, m] : tools) out << name << "{tool=\"" << md::label(tool) << "\"} " << field(m) << '\n';
-  };
-  counter("mcp_tool_calls_total", "Tool calls.", [](const tool_metrics& m) { return m.calls; });
-  counter("mcp_tool_errors_total", "Tool calls that returned isError.", [](const tool_metrics& m) { return m.errors; });
-  counter("mcp_tool_validation_failures_total", "Tool calls refused because the arguments broke the schema.",
-          [](const tool_metrics& m) { return m.validation_failures; });
-  counter("mcp_tool_coercions_total", "Argument values fixed by the coercion policy.",
-          [](const tool_metrics& m) { return m.coercions; });
-  out << "# HELP mcp_tool_coercions_by_kind_total Argument values fixed by the coercion policy, by kind "
-         "(unknown_argument: a field the schema does not know, left out).\n"
-         "# TYPE mcp_tool_coercions_by_kind_total counter\n";
-  for (const auto& [tool, m] : tools)
-    for (const auto& [kind, n] : m.coercions_by_kind)
-      out << "mcp_tool_coercions_by_kind_total{tool=\"" << md::label(tool) << "\",kind=\"" << md::label(kind) << "\"} "
-          << n << '\n';
-
-  out << "# HELP mcp_tool_latency_seconds Tool call latency.\n# TYPE mcp_tool_latency_seconds histogram\n";
-  for (const auto& [tool, m] : tools) {
-    const std::string l = md::label(tool);
-    std::uint64_t cumulative = 0;
-    for (std::size_t i = 0; i < tool_metrics::bucket_bounds_us.size(); ++i) {
-      cumulative += m.latency_buckets[i];
-      out << "mcp_tool_latency_seconds_bucket{tool=\"" << l << "\",le=\""
-          << md::seconds(tool_metrics::bucket_bounds_us[i]) << "\"} " << cumulative << '\n';
-    }
-    out << "mcp_tool_latency_seconds_bucket{tool=\"" << l << "\",le=\"+Inf\"} " << m.latency_count << '\n';
-    out << "mcp_tool_latency_seconds_sum{tool=\"" << l << "\"} " << md::seconds(m.latency_sum_us) << '\n';
-    out << "mcp_tool_latency_seconds_count{tool=\"" << l << "\"} " << m.latency_count << '\n';
-  }
-
+  out << srv.metrics_text();
   out << "# HELP mcp_http_connections_total Connections accepted.\n# TYPE mcp_http_connections_total counter\n"
       << "mcp_http_connections_total " << stats.connections_total.load() << '\n';
   out << "# HELP mcp_http_connections_open Connections open now.\n# TYPE mcp_http_connections_open gauge\n"
@@ -663,14 +599,13 @@ class endpoint {
     if (!content_type || !is_json_content_type(*content_type))
       return ex->respond(
           rpc_error_response(415, -32000, "Unsupported Media Type: Content-Type must be application/json"));
-    // A tools/call's arguments are only delimited here and checked where the call runs, where a
-    // typed tool's read of them is the check (as on stdio's shared road): checked here as well,
-    // they cost this io thread a third of a call with 10,000 order lines. Whatever this endpoint
-    // answers before the core does checks them first (not_json), so that every body answers as
-    // when read whole: what is not JSON is 400 with -32700, whatever else is wrong with it.
-    message in = message::read(req.body, srv_.options().max_json_depth, nullptr, message::arguments_check::when_run);
+    // message::read leaves part of a body for the core to check where the request runs. Whatever
+    // this endpoint answers before the core does checks the rest first (not_json), so that every
+    // body answers as when read whole: what is not JSON is 400 with -32700, whatever else is wrong
+    // with it.
+    message in = message::read(req.body, srv_.options().max_json_depth);
     auto not_json = [&] {
-      if (in.check_arguments()) return false;
+      if (in.check()) return false;
       ex->respond(json_response(400, in.refusal()));
       return true;
     };
@@ -683,7 +618,7 @@ class endpoint {
     // W3C trace context: handlers see it when params._meta carries none (context::trace).
     if (auto traceparent = req.headers.get("traceparent"))
       in.set_trace_headers(*traceparent, req.headers.get("tracestate").value_or(std::string_view()));
-    // The 2026-07-28 checks read the arguments of a tool whose headers carry some: checked first.
+    // The 2026-07-28 checks compare headers with the body (SEP-2243): the body is checked first.
     if (srv_.options().serve_stateless && is_stateless_era(req, in)) {
       if (!not_json()) post_stateless_era(req, ex, std::move(in));
       return;

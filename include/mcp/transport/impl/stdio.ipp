@@ -255,7 +255,6 @@ class stdio_reader {
       : in_fd_(in_fd), options_(options), out_(std::move(out)), workers_(std::max<std::size_t>(options.workers, 1)),
         pool_(options.workers),
         connection_(srv, out_, [this](std::function<void()> job) { execute(std::move(job)); }),
-        decoder_(server_access::arguments_reader(srv)), max_depth_(srv.options().max_json_depth),
         chunk_(new char[chunk_size]), watchdog_(1, budget_of(options)), busy_(watchdog_[0]) {}
   stdio_reader(const stdio_reader&) = delete;
   stdio_reader& operator=(const stdio_reader&) = delete;
@@ -286,7 +285,7 @@ class stdio_reader {
   static constexpr std::size_t chunk_size = 65536;
   // Most lines whose replies wait for one write().
   static constexpr int lines_per_write = 32;
-  // The longest line whose arguments are read with the message (see receive_here).
+  // The longest line the core reads in one pass with the call it starts (see receive_here).
   static constexpr std::size_t one_pass_max = 32 * 1024;
   enum class holder { serving, watchdog };
 
@@ -452,7 +451,7 @@ class stdio_reader {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.find_first_not_of(" \t") == std::string_view::npos) return true;
     if (me != holder::serving) {
-      receive_checking_later(line);
+      receive_elsewhere(line);
       return true;
     }
     inline_allowed_ = options_.inline_budget.count() > 0;  // the serving thread's own flags
@@ -483,23 +482,20 @@ class stdio_reader {
     return true;
   }
 
-  // A line on the serving thread. A tools/call this thread will run itself has its arguments read
-  // with the message, by the tool's typed reader (message::read's decoder): one pass over their
-  // text instead of a check here and a read in the call (order at N = 100: 98% of the work was on
-  // this thread, a fifth of it that check). A call that may go to the pool, or on a line over
-  // one_pass_max, has its arguments only delimited here and checked where the call runs, by the
-  // same read (arguments_check::when_run): reading a long line's arguments here would take that
-  // work from the pool's core (measured: order at N = 10,000 ran 40% slower), and a full check
-  // here besides the read there was a fifth of all the work (order at N = 1,000, 16 in flight).
+  // A line on the serving thread. A request this thread will run itself is said to run here
+  // (connection::runs::here): the core reads what its handler needs in the same pass as the line,
+  // where two passes cost a fifth more (order at N = 100: 98% of the work was on this thread, a
+  // fifth of it the second pass; the speed gate's order workload rises 16% without it). A request
+  // that may go to the pool, or on a line over one_pass_max, runs elsewhere: reading a long line
+  // whole here would take that work from the pool's core (measured: order at N = 10,000 ran 40%
+  // slower).
   void receive_here(std::string_view line) {
     if (inline_allowed_ && !share_next_ && line.size() <= one_pass_max)
-      connection_.receive(message::read(line, max_depth_, decoder_));
+      connection_.receive(line, nullptr, connection::runs::here);
     else
-      receive_checking_later(line);
+      receive_elsewhere(line);
   }
-  void receive_checking_later(std::string_view line) {
-    connection_.receive(message::read(line, max_depth_, nullptr, message::arguments_check::when_run));
-  }
+  void receive_elsewhere(std::string_view line) { connection_.receive(line); }
 
   void refuse_long_line() {
     out_->send(jsonrpc::error(nullptr, error_code::invalid_request,
@@ -549,8 +545,6 @@ class stdio_reader {
   recent_calls calls_;  // all calls, inline and pooled
   thread_pool pool_;
   connection connection_;
-  const arguments_decoder* decoder_;
-  std::size_t max_depth_;
 
   // Owned by whichever thread holds the right to read.
   std::unique_ptr<char[]> chunk_;
