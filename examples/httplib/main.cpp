@@ -6,6 +6,7 @@
 //   httplib_notes --http 127.0.0.1:8080 [--store PATH]
 #include <httplib.h>
 
+#include <mcp/ext/tasks.hpp>  // export_notes runs as a task for clients that ask
 #include <mcp/mcp.hpp>
 #include <mcp/transport/http.hpp>  // parse_host_port
 #include <mcp/transport/http_handler.hpp>
@@ -98,6 +99,7 @@ int main(int argc, char** argv) {
 
   notes::store db(store_path);
   mcp::server srv({.name = "notes", .version = "1.0.0"});
+  mcp::enable_tasks(srv);  // tasks kept in memory here; notes --http can keep them on Redis
   notes::register_tools(srv, db);
   mcp::http::handler endpoint(srv, {});  // sessions, resumable streams, Origin/Host checks: as in notes --http
 

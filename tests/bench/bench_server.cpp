@@ -156,6 +156,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   mcp::server srv({.name = "mcp-bench", .version = "1.0.0"});
+  mcp::enable_tasks(srv);  // export_notes is a task tool, as in the notes server
   notes::register_tools(srv, db);
   srv.tool("add", "Adds two numbers.",
            [](const bench::add_args& in) -> bench::add_result { return {in.a + in.b}; },

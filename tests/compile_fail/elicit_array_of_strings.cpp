@@ -1,6 +1,6 @@
 // expect: mcp: ctx.elicit<tags_form>\(\): field 'tags' cannot be asked in a form
 // A multi-select field picks among an MCP_ENUM's values: free-form arrays of strings are not a form field.
-#include <mcp/core/context.hpp>
+#include <mcp/ext/elicitation.hpp>  // ctx.elicit<T>: typed forms live in the extension
 
 #include <string>
 #include <vector>

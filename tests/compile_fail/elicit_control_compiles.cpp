@@ -1,6 +1,6 @@
 // expect:
 // The control case of the elicit_* cases: every field kind a form carries compiles.
-#include <mcp/core/context.hpp>
+#include <mcp/ext/elicitation.hpp>  // ctx.elicit<T>: typed forms live in the extension
 
 #include <optional>
 #include <set>

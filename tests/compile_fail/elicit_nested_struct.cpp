@@ -1,6 +1,6 @@
 // expect: mcp: ctx.elicit<booking>\(\): field 'deliver_to' cannot be asked in a form
 // A form is flat: a nested struct (here an address) cannot be one of its fields.
-#include <mcp/core/context.hpp>
+#include <mcp/ext/elicitation.hpp>  // ctx.elicit<T>: typed forms live in the extension
 
 #include <string>
 #include <vector>

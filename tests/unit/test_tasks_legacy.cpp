@@ -31,6 +31,7 @@ struct served {
   std::atomic<int> started{0};  // handler runs begun
   mcp::server srv{{"tasks-legacy", "1.0.0"}};
   served() {
+    mcp::enable_tasks(srv);
     mcp::tool_options optional;
     optional.task = mcp::task_mode::optional;
     srv.tool("sum", "Sums 1..upto.", [this](const count_args& in, mcp::context& ctx) -> mcp::result<counted> {
@@ -92,7 +93,6 @@ TEST_CASE("tasks 2025-11-25: the capability and each tool's execution.taskSuppor
   for (const auto& t : modern_tools) CHECK_FALSE(t.contains("execution"));
 
   mcp::server none({"no-tasks", "1.0.0"});
-  mcp::enable_tasks(none);
   none.tool("plain", "Never a task.", [](mcp::context&) { return std::string("plain"); });
   mcp::testing::client n(none);
   CHECK_FALSE(n.initialize()["capabilities"].contains("tasks"));
