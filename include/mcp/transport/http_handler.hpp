@@ -51,7 +51,13 @@ namespace http {
 // What the endpoint does, whatever carries it.
 struct handler_options {
   std::string path = "/mcp";
-  std::size_t workers = 4;                    // most handlers running at once; more wait their turn
+  // Handlers (tool calls, reads, prompts) running at once; more wait their turn. One that has run
+  // `stall_after`, or that its client cancelled, no longer counts: one that waits then starts
+  // beside it, up to `max_workers` at once (a handler that blocks, or ignores a cancel, still
+  // holds a thread until it returns).
+  std::size_t workers = 4;
+  std::size_t max_workers = 64;
+  std::chrono::milliseconds stall_after = std::chrono::milliseconds(100);
   bool stateless = false;                     // no sessions: every POST is self-contained
   bool get_stream = true;                     // false -> GET answers 405
   std::chrono::seconds session_idle_timeout{1800};
