@@ -2,7 +2,8 @@
 // work itself (no hand-off, no wake-up of another thread) and marks, on a stamp of its own, when it
 // began; a watchdog thread ticks once per budget and acts when a stamp has been held past it. What
 // it does then is the transport's own: stdio takes over reading from the serving thread
-// (transport/impl/stdio.ipp), HTTP adds a runner when every runner is held (http_runners.hpp).
+// (transport/impl/stdio.ipp), HTTP adds a runner when every runner is held (http_runners.hpp), and
+// both let a waiting call start beside handlers held past stall_after (thread_pool.hpp).
 //
 // Time is counted in ticks, not read from a clock: a stamp records the tick during which it was
 // entered, and one entered two ticks ago or earlier has been held for at least a whole budget. So

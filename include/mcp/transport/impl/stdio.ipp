@@ -575,11 +575,11 @@ class stdio_reader {
     connection_.end_listen_streams();
     const auto deadline = clock::now() + options_.shutdown_grace;
     wait_for_requests([&] { return clock::now() < deadline; });
-    if (connection_.requests_in_flight() > 0)
-      log_diagnostic(srv_.options(), "stdio: " + describe_in_flight() + " still running " +
-                                         seconds(options_.shutdown_grace) + " after " +
-                                         (stopped ? "the stop" : "the end of input") +
-                                         ", now cancelled; serving ends once they return");
+    if (const std::size_t n = connection_.requests_in_flight(); n > 0)
+      log_diagnostic(srv_.options(), "stdio: " + std::to_string(n) + (n == 1 ? " request" : " requests") +
+                                         " still running " + seconds(options_.shutdown_grace) + " after " +
+                                         (stopped ? "the stop" : "the end of input") + ", cancelled now; serving ends once " +
+                                         (n == 1 ? "it returns: " : "they return: ") + describe_in_flight());
     connection_.close();
     auto next_report = clock::now() + report_every;
     wait_for_requests([&] {
@@ -613,10 +613,10 @@ class stdio_reader {
     }
   }
 
-  // "2 requests: tool 'hold' (running 10.4 s), resources/read (running 10.1 s)"
+  // "tool 'hold' (running 10.4 s), resources/read (running 10.1 s)"
   std::string describe_in_flight() const {
     const std::vector<request_in_flight> all = connection_.in_flight();
-    std::string text = std::to_string(all.size()) + (all.size() == 1 ? " request: " : " requests: ");
+    std::string text;
     for (std::size_t i = 0; i < all.size(); ++i) {
       if (i > 0) text += ", ";
       text += all[i].tool.empty() ? all[i].method : "tool '" + all[i].tool + "'";
