@@ -85,9 +85,10 @@ class blocking_writer;
 
 // Threads: handle() and handle_blocking() from any thread, several at once; they return once the
 // request was taken (handle) or its head is known (handle_blocking), while a tool may still run.
-// Slow handlers (tool calls, reads, prompts) run on `workers` threads of the handler's own, never
-// on the caller's; idle sessions expire on a thread of its own. Destroy it after the host has
-// stopped calling it: the destructor ends every session and stream and waits for running handlers.
+// Slow handlers (tool calls, reads, prompts) run on `workers` threads of the handler's own (more,
+// up to `max_workers`, beside handlers past `stall_after` or cancelled), never on the caller's;
+// idle sessions expire on a thread of its own. Destroy it after the host has stopped calling it:
+// the destructor ends every session and stream and waits for running handlers.
 class handler {
  public:
   handler(mcp::server& srv, handler_options opts);

@@ -44,9 +44,11 @@ class thread_pool {
     std::chrono::milliseconds stall_after = std::chrono::milliseconds(100);
   };
 
-  // Standalone: a watchdog of its own, ticking eight times per stall_after while a call runs.
-  explicit thread_pool(limits l)
-      : thread_pool(l, nullptr, 0, tick_of(l)) {}
+  // Standalone: a watchdog of its own, ticking eight times per stall_after while a call runs (none
+  // when the pool cannot grow: max_threads <= workers).
+  explicit thread_pool(limits l) : thread_pool(l, nullptr, 0, tick_of(l)) {}
+  // A fixed pool of `threads` threads (tests that need handlers on real threads).
+  explicit thread_pool(std::size_t threads) : thread_pool(limits{threads, threads, std::chrono::milliseconds(100)}) {}
   // On `dog`, whose owner calls check() once per tick: stamps [first_stamp, first_stamp +
   // max_threads) are the pool's.
   thread_pool(limits l, watchdog& dog, std::size_t first_stamp) : thread_pool(l, &dog, first_stamp, dog.budget()) {}
@@ -117,7 +119,7 @@ class thread_pool {
     for (std::size_t i = 0; i < size_; ++i) {
       slot& s = slots_[i];
       if (!s.busy || s.stalled) continue;
-      if (s.call.cancelled.load(std::memory_order_relaxed) || dog_->held_for((*dog_)[first_ + i], stall_ticks_)) {
+      if (s.call.cancelled.load(std::memory_order_relaxed) || (dog_ && dog_->held_for((*dog_)[first_ + i], stall_ticks_))) {
         s.stalled = true;
         ++stalled_;
         more = true;
@@ -139,7 +141,7 @@ class thread_pool {
       : workers_(std::max<std::size_t>(l.workers, 1)),
         size_(stamps(l)),
         slots_(new slot[size_]),
-        own_dog_(dog ? nullptr : std::make_unique<watchdog>(size_, tick)),
+        own_dog_(dog || size_ <= workers_ ? nullptr : std::make_unique<watchdog>(size_, tick)),
         dog_(dog ? dog : own_dog_.get()),
         first_(dog ? first_stamp : 0),
         stall_ticks_(static_cast<std::uint64_t>(std::max<long long>(
@@ -187,7 +189,7 @@ class thread_pool {
 
   void work(std::size_t i) {
     slot& s = slots_[i];
-    watchdog::stamp& stamp = (*dog_)[first_ + i];
+    watchdog::stamp* stamp = dog_ ? &(*dog_)[first_ + i] : nullptr;
     const bool extra = i >= workers_;
     current_call_slot() = &s.call;
     std::unique_lock lock(mutex_);
@@ -208,9 +210,9 @@ class thread_pool {
       s.busy = true;
       lock.unlock();
       s.call.cancelled.store(false, std::memory_order_relaxed);
-      stamp.enter();
+      if (stamp) stamp->enter();
       job();
-      stamp.leave();
+      if (stamp) stamp->leave();
       job = nullptr;  // what the call held goes before the next one starts
       lock.lock();
       --running_;
