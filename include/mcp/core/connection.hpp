@@ -35,7 +35,9 @@ inline namespace v0 {
 struct request_in_flight {
   json id;
   std::string method;  // "tools/call", "resources/read", ...
-  std::string tool;    // the tool's name, for a tools/call
+  // For people: "tool 'hold'" for a tools/call, else the method. The core names it, so that a
+  // transport can report it without knowing what a tool is.
+  std::string what;
   std::chrono::milliseconds age{0};  // since it arrived, to a few milliseconds
   bool cancelled = false;            // by the client, or by the end of the connection
 };
@@ -117,7 +119,7 @@ class connection {
       request_in_flight r;
       r.id = state.id;
       r.method = state.tool ? "tools/call" : state.subject;
-      if (state.tool) r.tool = state.subject;
+      r.what = state.tool ? "tool '" + state.subject + "'" : state.subject;
       r.age = std::chrono::milliseconds(std::max<std::int64_t>(0, now - state.arrived_ms));
       r.cancelled = state.cancelled.load();
       out.push_back(std::move(r));

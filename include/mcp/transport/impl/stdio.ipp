@@ -619,7 +619,7 @@ class stdio_reader {
     std::string text;
     for (std::size_t i = 0; i < all.size(); ++i) {
       if (i > 0) text += ", ";
-      text += all[i].tool.empty() ? all[i].method : "tool '" + all[i].tool + "'";
+      text += all[i].what;
       text += " (running " + seconds(all[i].age) + ")";
     }
     return text;
