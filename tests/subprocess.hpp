@@ -91,7 +91,8 @@ class subprocess {
     }
   }
 
-  // Waits for the child to exit; nullopt if it did not within the timeout.
+  // Waits for the child to exit; nullopt if it did not within the timeout. A child a signal ended
+  // gets 128 + the signal, as a shell reports it; killed_by() tells it from an exit with that status.
   std::optional<int> wait(std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     while (!exit_code_) {
@@ -99,6 +100,7 @@ class subprocess {
       pid_t r = waitpid(pid_, &status, WNOHANG);
       if (r == pid_) {
         exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        if (WIFSIGNALED(status)) killed_by_ = WTERMSIG(status);
         break;
       }
       if (std::chrono::steady_clock::now() >= deadline) return std::nullopt;
@@ -107,6 +109,8 @@ class subprocess {
     return exit_code_;
   }
   void signal(int sig) { kill(pid_, sig); }
+  // After wait(): the signal that ended the child, 0 when it exited by itself.
+  int killed_by() const { return killed_by_; }
   // Our ends of the child's stdin and stdout pipes (a pipe's size is the same seen from either end).
   int stdin_pipe() const { return in_; }
   int stdout_pipe() const { return out_; }
@@ -125,6 +129,7 @@ class subprocess {
   int in_ = -1, out_ = -1, err_ = -1;
   std::string buffer_, err_text_;
   std::optional<int> exit_code_;
+  int killed_by_ = 0;
 };
 
 }  // namespace test

@@ -16,17 +16,31 @@
 #include <mcp/core/server.hpp>
 #include <mcp/core/port.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <utility>
+#include <vector>
 
 namespace mcp {
 inline namespace v0 {
+
+// A request of a connection that has not been answered yet (connection::in_flight).
+struct request_in_flight {
+  json id;
+  std::string method;  // "tools/call", "resources/read", ...
+  // For people: "tool 'hold'" for a tools/call, else the method. The core names it, so that a
+  // transport can report it without knowing what a tool is.
+  std::string what;
+  std::chrono::milliseconds age{0};  // since it arrived, to a few milliseconds
+  bool cancelled = false;            // by the client, or by the end of the connection
+};
 
 // Threads: receive() may be called from any thread, several at once (the replies of concurrent
 // requests may then leave in any order); so may every other member. Requests whose handlers may be
@@ -97,6 +111,21 @@ class connection {
   std::string protocol_version() const { return session_->client_ptr()->protocol_version; }
   // Requests of this connection whose handlers have not finished (listen streams included).
   std::size_t requests_in_flight() const { return session_->requests_in_flight(); }
+  // The same requests, each named, with how long it has been in flight.
+  std::vector<request_in_flight> in_flight() const {
+    std::vector<request_in_flight> out;
+    const std::int64_t now = detail::coarse_now_ms();
+    session_->each_in_flight([&](const detail::request_state& state) {
+      request_in_flight r;
+      r.id = state.id;
+      r.method = state.tool ? "tools/call" : state.subject;
+      r.what = state.tool ? "tool '" + state.subject + "'" : state.subject;
+      r.age = std::chrono::milliseconds(std::max<std::int64_t>(0, now - state.arrived_ms));
+      r.cancelled = state.cancelled.load();
+      out.push_back(std::move(r));
+    });
+    return out;
+  }
 
   // Ends this connection's 2026-07-28 listen streams now, each with its final result (a graceful
   // stop: they would otherwise run until the client leaves). Any thread.

@@ -51,7 +51,13 @@ namespace http {
 // What the endpoint does, whatever carries it.
 struct handler_options {
   std::string path = "/mcp";
-  std::size_t workers = 4;                    // most handlers running at once; more wait their turn
+  // Handlers (tool calls, reads, prompts) running at once; more wait their turn. One that has run
+  // `stall_after`, or that its client cancelled, no longer counts: one that waits then starts
+  // beside it, up to `max_workers` at once (a handler that blocks, or ignores a cancel, still
+  // holds a thread until it returns).
+  std::size_t workers = 4;
+  std::size_t max_workers = 64;
+  std::chrono::milliseconds stall_after = std::chrono::milliseconds(100);
   bool stateless = false;                     // no sessions: every POST is self-contained
   bool get_stream = true;                     // false -> GET answers 405
   std::chrono::seconds session_idle_timeout{1800};
@@ -79,9 +85,10 @@ class blocking_writer;
 
 // Threads: handle() and handle_blocking() from any thread, several at once; they return once the
 // request was taken (handle) or its head is known (handle_blocking), while a tool may still run.
-// Slow handlers (tool calls, reads, prompts) run on `workers` threads of the handler's own, never
-// on the caller's; idle sessions expire on a thread of its own. Destroy it after the host has
-// stopped calling it: the destructor ends every session and stream and waits for running handlers.
+// Slow handlers (tool calls, reads, prompts) run on `workers` threads of the handler's own (more,
+// up to `max_workers`, beside handlers past `stall_after` or cancelled), never on the caller's;
+// idle sessions expire on a thread of its own. Destroy it after the host has stopped calling it:
+// the destructor ends every session and stream and waits for running handlers.
 class handler {
  public:
   handler(mcp::server& srv, handler_options opts);

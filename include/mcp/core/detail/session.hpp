@@ -5,6 +5,7 @@
 #pragma once
 
 #include <mcp/core/client_state.hpp>
+#include <mcp/core/detail/call_slot.hpp>
 #include <mcp/core/detail/message_origin.hpp>
 #include <mcp/core/log_level.hpp>
 #include <mcp/core/detail/random_id.hpp>
@@ -37,6 +38,13 @@ struct request_state {
   std::atomic<bool> finished{false};  // the reply went out (or was dropped): nothing more may follow it
   std::mutex progress_mutex;           // orders this request's progress notifications before its reply
   std::optional<double> last_progress;
+  // What it is, to name it when it outlasts the end of input: the tool's name for a tools/call
+  // (`tool`), else the method; and when it arrived (coarse_now_ms).
+  std::string subject;
+  bool tool = false;
+  std::int64_t arrived_ms = 0;
+  // The worker thread's slot while a pool runs it: a cancel marks it too (call_slot.hpp).
+  std::atomic<call_slot*> slot{nullptr};
 };
 
 class session : public std::enable_shared_from_this<session> {
@@ -115,11 +123,17 @@ class session : public std::enable_shared_from_this<session> {
   void cancel_request(const json& id) {
     std::lock_guard lock(mutex_);
     auto it = in_flight_.find(key(id));
-    if (it != in_flight_.end()) it->second->cancelled = true;
+    if (it != in_flight_.end()) mark_cancelled(*it->second);
   }
   std::size_t requests_in_flight() const {
     std::lock_guard lock(mutex_);
     return in_flight_.size();
+  }
+  // Calls f(const request_state&) for each request in flight, with the session's lock held.
+  template <class F>
+  void each_in_flight(F&& f) const {
+    std::lock_guard lock(mutex_);
+    for (const auto& [k, state] : in_flight_) f(*state);
   }
 
   // Requests to the client: an id of our own, and the response when it comes.
@@ -195,11 +209,18 @@ class session : public std::enable_shared_from_this<session> {
   void close() {
     std::lock_guard lock(mutex_);
     phase_ = phase::closed;
-    for (auto& [k, state] : in_flight_) state->cancelled = true;
+    for (auto& [k, state] : in_flight_) mark_cancelled(*state);
   }
   bool closed() const { return current_phase() == phase::closed; }
 
  private:
+  // With mutex_ held, while `state` is in flight: a pool thread running it stays in its call
+  // until end_request, which needs the lock, so the slot is still that call's.
+  static void mark_cancelled(request_state& state) {
+    state.cancelled = true;
+    if (call_slot* slot = state.slot.load(std::memory_order_acquire)) slot->cancelled.store(true);
+  }
+
   // Ids keep their JSON type: 1 and "1" are different requests.
   static std::string key(const json& id) {
     if (id.is_string()) return '"' + id.get_ref<const std::string&>();

@@ -65,6 +65,26 @@ MCP_DECL void server::add_tool(tool_definition tool) {
 }
 
 namespace detail {
+// What a request in flight is and when it came, for naming it if it outlasts the end of input.
+MCP_DECL void note_subject(request_state& state, const std::string& method, const request_params& params) {
+  state.arrived_ms = coarse_now_ms();
+  if (method == "tools/call") {
+    if (const std::string* name = params.name()) {
+      state.subject = *name;
+      state.tool = true;
+      return;
+    }
+    const json& rest = params.rest();
+    if (rest.is_object())
+      if (auto it = rest.find("name"); it != rest.end() && it->is_string()) {
+        state.subject = it->get<std::string>();
+        state.tool = true;
+        return;
+      }
+  }
+  state.subject = method;
+}
+
 // The Tool object tools/list sends: def.to_json(), with each derived schema as the text of its
 // ordered form (raw_json), so that its properties reach the wire in declaration order.
 MCP_DECL json listed_tool(const tool_definition& def, const ordered_schemas& ordered, bool stateless) {
@@ -415,6 +435,7 @@ MCP_DECL void server::run_request(const std::shared_ptr<detail::session>& s, jso
                                         "Invalid request: id " + id.dump() + " is already in use by a request in flight"));
   }
   state->origin = std::move(origin);
+  detail::note_subject(*state, name, params);
   dispatch(s, std::move(state), std::move(name), std::move(params), std::move(handler), s->client_ptr(), nullptr, replies);
 }
 
@@ -426,6 +447,8 @@ MCP_DECL void server::dispatch(const std::shared_ptr<detail::session>& s, std::s
   const bool slow = handler->slow;
   auto work = [this, s, state = std::move(state), replies, name = std::move(name), handler = std::move(handler),
                params = std::move(params), client = std::move(client), round = std::move(round)]() mutable {
+    // On a pool's worker: a cancel from now on marks the worker's slot too (call_slot.hpp).
+    if (detail::call_slot* slot = detail::current_call_slot()) state->slot.store(slot, std::memory_order_release);
     // A call with large arguments takes a turn (large_call_turns) before they are checked or read.
     const std::string* arguments_text = name == "tools/call" ? params.arguments_text() : nullptr;
     auto turn = large_calls_.take(arguments_text ? arguments_text->size() : 0);

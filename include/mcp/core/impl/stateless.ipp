@@ -144,6 +144,7 @@ MCP_DECL void server::run_stateless_request(const std::shared_ptr<detail::sessio
                                         "Invalid request: id " + id.dump() + " is already in use by a request in flight"));
 
   state->origin = std::move(origin);
+  detail::note_subject(*state, name, whole);
   // After begin_request: a retry refused for its id must not use up its single-use state.
   auto round = std::make_shared<detail::input_round>();
   if (detail::may_ask_client(name)) {

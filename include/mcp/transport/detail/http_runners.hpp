@@ -4,9 +4,11 @@
 // Handlers may block, though (a slow tool, a question to the client), so two rules keep the
 // sockets served:
 // - At most `workers` handlers run at once; more wait their turn. So io_threads runners are always
-//   free for sockets, timers and pings.
+//   free for sockets, timers and pings. A handler that has run `stall_after`, or that its client
+//   cancelled, no longer counts (the rule of thread_pool.hpp): a handler that blocks, or ignores
+//   a cancel, cannot hold the others back, up to `max_workers` handlers at once.
 // - The watchdog (watchdog.hpp, shared with stdio) adds a runner thread when every live runner has
-//   been inside one handler for longer than `budget`, up to io_threads + workers runners in all. An
+//   been inside one handler for longer than `budget`, up to io_threads + max_workers runners. An
 //   added runner leaves as soon as no other runner is held that long any more (or after a second
 //   without work): a runner added because its thread was merely descheduled for a moment must not
 //   stay to compete with it.
@@ -20,10 +22,13 @@
 #include <asio/io_context.hpp>
 #include <asio/post.hpp>
 
+#include <mcp/core/detail/call_slot.hpp>
 #include <mcp/transport/detail/recent_calls.hpp>
 #include <mcp/transport/detail/watchdog.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <deque>
 #include <exception>
 #include <functional>
@@ -42,12 +47,23 @@ class runners {
  public:
   using clock = std::chrono::steady_clock;
 
-  runners(asio::io_context& io, std::size_t io_threads, std::size_t workers, std::chrono::microseconds budget,
+  // Handlers at once, and how long one runs before it no longer counts against `workers`.
+  struct handler_limits {
+    std::size_t workers = 4;
+    std::size_t max_workers = 64;
+    std::chrono::milliseconds stall_after = std::chrono::milliseconds(100);
+  };
+
+  runners(asio::io_context& io, std::size_t io_threads, handler_limits limits, std::chrono::microseconds budget,
           std::function<void(const std::string&)> log)
       : io_(io),
         base_(io_threads == 0 ? 1 : io_threads),
-        workers_(workers == 0 ? 1 : workers),
-        cap_(base_ + workers_),
+        workers_(limits.workers == 0 ? 1 : limits.workers),
+        max_(std::max(workers_, limits.max_workers)),
+        cap_(base_ + max_),
+        stall_ticks_(static_cast<std::uint64_t>(std::max<long long>(
+            1, std::chrono::duration_cast<std::chrono::microseconds>(limits.stall_after).count() /
+                   std::max<long long>(1, budget.count())))),
         log_(std::move(log)),
         slots_(new slot[cap_]),
         watchdog_(cap_, budget) {
@@ -78,13 +94,19 @@ class runners {
   struct slot {
     std::size_t index = 0;  // of its stamp in watchdog_: held while a handler runs on it
     bool live = false;      // guarded by mutex_
+    bool stalled = false;   // its handler no longer counts against workers_ (mutex_)
+    call_slot call;         // its handler's cancellation (core/detail/call_slot.hpp)
     std::thread thread;     // an added runner's
   };
+
+  // With mutex_ held: whether one more handler may start.
+  bool may_start() const { return in_handlers_ < max_ && in_handlers_ - stalled_ < workers_; }
 
   void start(std::function<void()> job) {
     {
       std::lock_guard lock(mutex_);
-      if (in_handlers_ >= workers_) {  // more would leave fewer than base_ runners for the sockets
+      // More would leave fewer than base_ runners for the sockets (stalled handlers aside).
+      if (!may_start()) {
         waiting_.push_back(std::move(job));
         return;
       }
@@ -96,7 +118,11 @@ class runners {
   // `job` is counted in in_handlers_ already.
   void run_counted(std::function<void()>& job) {
     slot* me = current();
-    if (me) watchdog_[me->index].enter();
+    if (me) {
+      me->call.cancelled.store(false, std::memory_order_relaxed);
+      current_call_slot() = &me->call;
+      watchdog_[me->index].enter();
+    }
     static thread_local unsigned handled = 0;
     const bool timed = ++handled % recent_calls::timed_every == 0;
     const auto start = timed ? clock::now() : clock::time_point();
@@ -107,19 +133,46 @@ class runners {
     } catch (...) {
       log_("http: a handler threw");
     }
-    if (me) watchdog_[me->index].leave();
+    if (me) {
+      watchdog_[me->index].leave();
+      current_call_slot() = nullptr;
+    }
     if (timed) handlers_.note(clock::now() - start);
     std::function<void()> next;
     {
       std::lock_guard lock(mutex_);
-      if (waiting_.empty()) {
-        --in_handlers_;
-        return;
+      if (me && me->stalled) {
+        me->stalled = false;
+        --stalled_;
       }
-      next = std::move(waiting_.front());  // keeps the place this one leaves
+      --in_handlers_;
+      if (waiting_.empty() || !may_start()) return;
+      ++in_handlers_;
+      next = std::move(waiting_.front());  // takes the place this one leaves
       waiting_.pop_front();
     }
     asio::post(io_, [this, next = std::move(next)]() mutable { run_counted(next); });
+  }
+
+  // With mutex_ held, on a tick: handlers past their stall, or cancelled, stop counting; those
+  // that wait start in their place (on a runner the rule below adds, when every one is held).
+  void release_stalled() {
+    bool more = false;
+    for (std::size_t i = 0; i < cap_; ++i) {
+      slot& s = slots_[i];
+      if (!s.live || s.stalled || !watchdog_[i].busy()) continue;
+      if (s.call.cancelled.load(std::memory_order_relaxed) || watchdog_.held_for(watchdog_[i], stall_ticks_)) {
+        s.stalled = true;
+        ++stalled_;
+        more = true;
+      }
+    }
+    if (!more) return;
+    while (!waiting_.empty() && may_start()) {
+      ++in_handlers_;
+      asio::post(io_, [this, next = std::move(waiting_.front())]() mutable { run_counted(next); });
+      waiting_.pop_front();
+    }
   }
 
   static slot*& current() {
@@ -169,6 +222,7 @@ class runners {
   void on_tick() {
     std::lock_guard lock(mutex_);
     if (ended_ || io_.stopped()) return;
+    release_stalled();
     std::size_t live = 0, held = 0;
     slot* spare = nullptr;
     for (std::size_t i = 0; i < cap_; ++i) {
@@ -199,7 +253,8 @@ class runners {
   }
 
   asio::io_context& io_;
-  const std::size_t base_, workers_, cap_;
+  const std::size_t base_, workers_, max_, cap_;
+  const std::uint64_t stall_ticks_;  // stall_after in ticks of the budget
   std::function<void(const std::string&)> log_;
   std::unique_ptr<slot[]> slots_;
   watchdog watchdog_;  // one stamp per slot
@@ -207,6 +262,7 @@ class runners {
 
   std::mutex mutex_;  // guards what follows and slot::live
   std::size_t in_handlers_ = 0;
+  std::size_t stalled_ = 0;  // of them past their stall or cancelled
   std::deque<std::function<void()>> waiting_;
   bool ended_ = false;
 };

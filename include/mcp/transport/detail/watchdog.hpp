@@ -2,7 +2,8 @@
 // work itself (no hand-off, no wake-up of another thread) and marks, on a stamp of its own, when it
 // began; a watchdog thread ticks once per budget and acts when a stamp has been held past it. What
 // it does then is the transport's own: stdio takes over reading from the serving thread
-// (transport/impl/stdio.ipp), HTTP adds a runner when every runner is held (http_runners.hpp).
+// (transport/impl/stdio.ipp), HTTP adds a runner when every runner is held (http_runners.hpp), and
+// both let a waiting call start beside handlers held past stall_after (thread_pool.hpp).
 //
 // Time is counted in ticks, not read from a clock: a stamp records the tick during which it was
 // entered, and one entered two ticks ago or earlier has been held for at least a whole budget. So
@@ -85,6 +86,11 @@ class watchdog {
     const std::uint64_t since = s.since_.load(std::memory_order_acquire);
     return since != 0 && since < epoch_.load(std::memory_order_relaxed) - 1;  // `taken` never is
   }
+  // `s` has been held, by one piece of work, for at least `ticks` whole ticks (held() is one).
+  bool held_for(const stamp& s, std::uint64_t ticks) const noexcept {
+    const std::uint64_t since = s.since_.load(std::memory_order_acquire);
+    return since != 0 && since != stamp::taken && since + ticks < epoch_.load(std::memory_order_relaxed);
+  }
   // Claims `s` when it is held: its owner's leave() then returns false, and the caller acts in the
   // owner's place. The work the owner began when it stamped is visible to the caller.
   bool take(stamp& s) noexcept {
@@ -100,9 +106,12 @@ class watchdog {
   }
   // One tick: the clock moves on, then the transport decides (on_tick).
   void tick() {
-    epoch_.fetch_add(1, std::memory_order_relaxed);
+    advance();
     if (on_tick_) on_tick_();
   }
+  // The clock alone moves on: for an on_tick that runs long (stdio's reading in the serving
+  // thread's place) and keeps time meanwhile, once per budget.
+  void advance() noexcept { epoch_.fetch_add(1, std::memory_order_relaxed); }
   void stop() noexcept {
     {
       std::lock_guard lock(mutex_);

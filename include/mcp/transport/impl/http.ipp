@@ -64,7 +64,8 @@ class listener_impl : public std::enable_shared_from_this<listener_impl> {
         drain_timer_(control_),
         handler_(srv_, opts_, [this](std::function<void()> job) { runners_.post(std::move(job)); }),
         stats_(handler_.impl_->stats()),
-        runners_(external ? handler_io_ : io_, external ? opts_.workers : opts_.io_threads, opts_.workers,
+        runners_(external ? handler_io_ : io_, external ? opts_.workers : opts_.io_threads,
+                 {opts_.workers, opts_.max_workers, opts_.stall_after},
                  opts_.inline_budget, [this](const std::string& text) { log_diagnostic(srv_.options(), text); }) {
     settings_.limits = opts_.limits;
     settings_.read_timeout = opts_.read_timeout;

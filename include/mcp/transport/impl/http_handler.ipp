@@ -39,7 +39,7 @@ class handler_impl {
   handler_impl(server& srv, const mcp::http::handler_options& opts, executor run)
       : srv_(srv),
         idle_timeout_(opts.session_idle_timeout),
-        run_(run ? std::move(run) : own_threads(opts.workers)),
+        run_(run ? std::move(run) : own_threads(opts)),
         sessions_(srv, opts.max_sessions, opts.session_idle_timeout, opts.replay_events, run_, opts.event_store),
         endpoint_(srv, make_endpoint_config(opts), sessions_, stats_, run_) {
     if (pool_) sweeper_ = std::thread([this] { sweep_until_closed(); });
@@ -72,8 +72,12 @@ class handler_impl {
   const executor& run() const { return run_; }
 
  private:
-  executor own_threads(std::size_t workers) {
-    pool_ = std::make_unique<thread_pool>(workers);
+  executor own_threads(const mcp::http::handler_options& opts) {
+    thread_pool::limits limits;
+    limits.workers = opts.workers;
+    limits.max_threads = opts.max_workers;
+    limits.stall_after = opts.stall_after;
+    pool_ = std::make_unique<thread_pool>(limits);
     return [this](std::function<void()> job) {
       pool_->post([this, job = std::move(job)] {
         try {

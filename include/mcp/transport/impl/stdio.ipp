@@ -8,6 +8,7 @@
 #include <mcp/json/detail/writer.hpp>
 #include <mcp/transport/detail/fd_io.hpp>
 #include <mcp/transport/detail/recent_calls.hpp>
+#include <mcp/transport/detail/stdio_stop.hpp>
 #include <mcp/transport/detail/thread_pool.hpp>
 #include <mcp/transport/detail/watchdog.hpp>
 
@@ -15,6 +16,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -248,16 +250,28 @@ class fd_writer final : public outbound {
 // than reading their lines took, and more input already waits, the serving thread passes the call
 // to the pool and reads on, so that a pipelining client keeps two cores busy (a client sending one
 // call at a time never has input waiting, and keeps the inline road). See worth_sharing.
+// The same watchdog keeps the pool's time (thread_pool.hpp: a call past stall_after stops
+// counting against workers); while its thread reads in the serving thread's place, it keeps
+// time between waits for input (tick_in_place).
+// A stop (stdio_stop.hpp: a signal, stop_stdio()) ends input as its end does: whoever reads waits
+// in poll() on the input and the stop's pipe, and no line is handled after it.
 // Threads: serve() on the thread that serves (it returns at the end of input); nothing else is public.
 class stdio_reader {
  public:
   stdio_reader(server& srv, int in_fd, const stdio_options& options, std::shared_ptr<fd_writer> out)
       : in_fd_(in_fd), options_(options), out_(std::move(out)), workers_(std::max<std::size_t>(options.workers, 1)),
-        pool_(options.workers),
+        watchdog_(1 + thread_pool::stamps(limits_of(options)), budget_of(options)), busy_(watchdog_[0]),
+        pool_(limits_of(options), watchdog_, 1),
         connection_(srv, out_, [this](std::function<void()> job) { execute(std::move(job)); }),
-        chunk_(new char[chunk_size]), watchdog_(1, budget_of(options)), busy_(watchdog_[0]) {}
+        srv_(srv), chunk_(new char[chunk_size]) {}
   stdio_reader(const stdio_reader&) = delete;
   stdio_reader& operator=(const stdio_reader&) = delete;
+  // The watchdog's thread uses everything here (the pool's check() too): it ends first.
+  ~stdio_reader() {
+    watchdog_.stop();
+    watchdog_.join();
+    pool_.join();
+  }
 
   // Runs on the calling thread until end of input and the end of in-flight work.
   int serve() {
@@ -292,6 +306,13 @@ class stdio_reader {
   // How long the serving thread may be busy (in a call or a write) before the watchdog reads.
   static std::chrono::microseconds budget_of(const stdio_options& options) {
     return options.inline_budget.count() > 0 ? options.inline_budget : std::chrono::milliseconds(1);
+  }
+  static thread_pool::limits limits_of(const stdio_options& options) {
+    thread_pool::limits l;
+    l.workers = options.workers;
+    l.max_threads = options.max_workers;
+    l.stall_after = options.stall_after;
+    return l;
   }
 
   // The session's executor.
@@ -387,7 +408,17 @@ class stdio_reader {
     // thread, out of any call, holds the right to read again with nothing left to read: only then
     // can no view point into them.
     if (me == holder::serving) retired_chunks_.clear();
+    // The serving thread waits as long as the input takes (the watchdog keeps time); the watchdog's
+    // own thread keeps time itself between waits of one budget.
+    const int wait_ms = me == holder::watchdog ? tick_ms() : -1;
+    for (;;) {
+      const stop_watch::waited w = stop_.wait(in_fd_, wait_ms);
+      if (w == stop_watch::waited::input) break;
+      if (w == stop_watch::waited::stop) return stop_reading();
+      tick_in_place();
+    }
     const long long n = fd_read(in_fd_, chunk_.get(), chunk_size);
+    if (n > 0 && stop_.requested()) return stop_reading();  // Windows: a stop that came during the read
     if (n <= 0) {
       at_end_ = true;
       if (skipping_ || partial_.empty()) return false;
@@ -402,10 +433,33 @@ class stdio_reader {
     return true;
   }
 
+  // A stop: nothing more is read or handled, a line not yet whole included. False, as fill() at
+  // end of input.
+  bool stop_reading() {
+    at_end_ = true;
+    rest_ = {};
+    partial_.clear();
+    skipping_ = false;
+    return false;
+  }
+
+  int tick_ms() const { return static_cast<int>(std::max<long long>(1, watchdog_.budget().count() / 1000)); }
+
+  // On the watchdog's thread, while it is not ticking (it reads in the serving thread's place, or
+  // waits out the end): one tick's worth of its work that does not read.
+  void tick_in_place() {
+    watchdog_.advance();
+    pool_.check();
+  }
+
   // Handles every complete line in rest_ and keeps an incomplete one in partial_. False when the
   // serving thread lost the right to read during a call.
   bool drain(holder me) {
     while (!rest_.empty()) {
+      if (stop_.requested()) {  // the lines read with it are not handled either
+        stop_reading();
+        return true;
+      }
       auto nl = rest_.find('\n');
       if (skipping_) {  // inside a line that was too long: drop bytes until its newline
         if (nl == std::string_view::npos) {
@@ -504,15 +558,77 @@ class stdio_reader {
   }
 
   // Listen streams end at once (nothing more can be asked for them); other in-flight requests get
-  // the grace period, then whatever is left is cancelled.
+  // the grace period, then whatever is left is cancelled and named on stderr, and so again every
+  // report_every while any has not returned: a handler that ignores its cancellation keeps the
+  // process alive, and whoever waits for it should know which one.
   void end_of_input() {
-    connection_.finish(options_.shutdown_grace);
+    using clock = std::chrono::steady_clock;
+    const bool stopped = stop_.requested();
+    if (stopped) {
+      const std::size_t n = connection_.requests_in_flight();
+      log_diagnostic(srv_.options(), "stdio: stop requested (a signal, or stop_stdio()): no more input is read" +
+                                         (n == 0 ? std::string()
+                                                 : "; " + std::to_string(n) + " request" + (n == 1 ? "" : "s") +
+                                                       " in flight get" + (n == 1 ? "s" : "") + " up to " +
+                                                       seconds(options_.shutdown_grace) + " to finish"));
+    }
+    connection_.end_listen_streams();
+    const auto deadline = clock::now() + options_.shutdown_grace;
+    wait_for_requests([&] { return clock::now() < deadline; });
+    if (const std::size_t n = connection_.requests_in_flight(); n > 0)
+      log_diagnostic(srv_.options(), "stdio: " + std::to_string(n) + (n == 1 ? " request" : " requests") +
+                                         " still running " + seconds(options_.shutdown_grace) + " after " +
+                                         (stopped ? "the stop" : "the end of input") + ", cancelled now; serving ends once " +
+                                         (n == 1 ? "it returns: " : "they return: ") + describe_in_flight());
+    connection_.close();
+    auto next_report = clock::now() + report_every;
+    wait_for_requests([&] {
+      if (clock::now() >= next_report) {
+        next_report += report_every;
+        if (connection_.requests_in_flight() > 0)
+          log_diagnostic(srv_.options(), "stdio: still waiting for cancelled requests to return: " + describe_in_flight());
+      }
+      return true;
+    });
     {
       std::lock_guard lock(mutex_);
       done_ = true;
     }
     serving_cv_.notify_all();
     watchdog_.stop();
+  }
+
+  static constexpr std::chrono::seconds report_every{10};
+
+  // Waits while requests are in flight and go_on() says so. On the watchdog's thread (it met the
+  // end while reading), it keeps the pool's time meanwhile: calls queued behind stalled ones must
+  // still get threads during the grace.
+  template <class GoOn>
+  void wait_for_requests(GoOn go_on) {
+    const bool keep_time = std::this_thread::get_id() != serving_thread_;
+    const auto step = keep_time ? std::chrono::milliseconds(tick_ms()) : std::chrono::milliseconds(5);
+    while (connection_.requests_in_flight() > 0 && go_on()) {
+      std::this_thread::sleep_for(step);
+      if (keep_time) tick_in_place();
+    }
+  }
+
+  // "tool 'hold' (running 10.4 s), resources/read (running 10.1 s)"
+  std::string describe_in_flight() const {
+    const std::vector<request_in_flight> all = connection_.in_flight();
+    std::string text;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      if (i > 0) text += ", ";
+      text += all[i].what;
+      text += " (running " + seconds(all[i].age) + ")";
+    }
+    return text;
+  }
+
+  static std::string seconds(std::chrono::milliseconds d) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f s", static_cast<double>(d.count()) / 1000.0);
+    return text;
   }
 
   // Once per budget, on the watchdog's thread. When one call (or write) has held the serving thread
@@ -523,6 +639,11 @@ class stdio_reader {
       std::lock_guard lock(mutex_);
       // holder_ changes with the take, under the lock: a serving thread that finds its stamp taken
       // and then waits for the lock sees that reading is no longer its own.
+      if (done_) return;
+    }
+    pool_.check();
+    {
+      std::lock_guard lock(mutex_);
       if (done_ || !watchdog_.take(busy_)) return;
       holder_ = holder::watchdog;
     }
@@ -543,8 +664,14 @@ class stdio_reader {
   const std::size_t workers_;
   std::atomic<std::size_t> pooled_{0};         // calls posted to the pool and not yet finished
   recent_calls calls_;  // all calls, inline and pooled
+  // Stamp 0 is the serving thread's (busy_), the rest the pool's. Its thread, which runs on_tick,
+  // is stopped first (the destructor, or serve()).
+  watchdog watchdog_;
+  watchdog::stamp& busy_;  // the serving thread's: held while it runs a call or writes
   thread_pool pool_;
   connection connection_;
+  server& srv_;
+  stop_watch stop_;
 
   // Owned by whichever thread holds the right to read.
   std::unique_ptr<char[]> chunk_;
@@ -572,10 +699,6 @@ class stdio_reader {
   holder holder_ = holder::serving;
   bool serving_waiting_ = false;
   bool done_ = false;
-
-  // Last: its thread, which runs on_tick, ends before anything above goes.
-  watchdog watchdog_;
-  watchdog::stamp& busy_;  // the serving thread's: held while it runs a call or writes
 };
 
 }  // namespace detail
@@ -586,9 +709,12 @@ MCP_DECL int serve_stream(server& srv, int in_fd, int out_fd, stdio_options opti
 }
 
 MCP_DECL int serve_stdio(server& srv, stdio_options options) {
+  detail::stop_signals caught(options.catch_signals);
   detail::prepare_stdio();
   return serve_stream(srv, detail::stdin_fd, detail::stdout_fd, options);
 }
+
+MCP_DECL void stop_stdio() noexcept { detail::request_stop(); }
 
 }  // namespace v0
 }  // namespace mcp
