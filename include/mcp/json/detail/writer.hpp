@@ -191,7 +191,7 @@ inline void sixteens(const char*& p, const char* end, char*& d) {
 }  // namespace escape_blocks
 
 void write_compact_json_as_string(std::string_view text, text_out& out,
-                                         escape_blocks::road road = escape_blocks::road::widest);
+                                  escape_blocks::road road = escape_blocks::road::widest);
 inline void write_compact_json_as_string(std::string_view text, std::string& out,
                                          escape_blocks::road road = escape_blocks::road::widest) {
   text_out t(out);

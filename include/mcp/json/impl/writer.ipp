@@ -171,7 +171,7 @@ MCP_DECL void write_json_string(std::string_view s, text_out& out) {
 }
 
 MCP_DECL void write_compact_json_as_string(std::string_view text, text_out& out,
-                                         escape_blocks::road road) {
+                                           escape_blocks::road road) {
   assert(std::none_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }));
   char* d = out.room(2 * text.size() + 2 + 16);  // every byte escaped, the quotes and the slack
   const char* p = text.data();

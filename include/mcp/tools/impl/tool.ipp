@@ -19,7 +19,7 @@ MCP_DECL std::map<std::string, int> count_keywords(const std::vector<violation>&
 }
 
 MCP_DECL const json* check_arguments(const json& args, const validator& in, const pipeline_settings& s, context& ctx,
-                                   json& scratch, result_sink& sink) {
+                                     json& scratch, result_sink& sink) {
   const std::size_t max_depth = argument_depth_limit(s.owner->options().max_json_depth);
   auto problems = in.validate(args, max_depth);
   if (problems.empty()) return &args;
@@ -45,8 +45,8 @@ MCP_DECL const json* check_arguments(const json& args, const validator& in, cons
 MCP_DECL json no_argument_schema() { return json{{"type", "object"}, {"additionalProperties", false}}; }
 
 MCP_DECL pipeline_settings prepare_tool(tool_definition& def, std::string name, std::string description, json input_schema,
-                                      json output_schema, nlohmann::ordered_json display_schema,
-                                      const tool_options& options, const server& owner, bool output_may_break) {
+                                        json output_schema, nlohmann::ordered_json display_schema,
+                                        const tool_options& options, const server& owner, bool output_may_break) {
   pipeline_settings s;
   s.tool_name = name;
   s.coerce = options.coerce.value_or(owner.options().coerce);
