@@ -41,6 +41,7 @@
 // alternatives of their own kind (5 to an integer, 5.0 to a double): see decode_variant.
 #pragma once
 
+#include <mcp/config.hpp>
 #include <mcp/error.hpp>
 #include <mcp/schema/constraints.hpp>
 #include <mcp/json/detail/pointer.hpp>
@@ -151,10 +152,7 @@ inline namespace v0 {
 // Thrown by decode: `pointer` locates the bad value (JSON Pointer, "" for the whole document) and
 // `reason` says what is wrong with it; what() gives both.
 struct decode_error : error {
-  decode_error(std::string pointer_, std::string reason_)
-      : error(error_code::decode_failed, (pointer_.empty() ? std::string("(root)") : pointer_) + ": " + reason_),
-        pointer(std::move(pointer_)),
-        reason(std::move(reason_)) {}
+  decode_error(std::string pointer_, std::string reason_);
   std::string pointer;
   std::string reason;
 };
@@ -172,24 +170,11 @@ struct json_path {
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 };
 
-inline void append_pointer(std::string& out, const json_path* at) {
-  if (at == nullptr) return;
-  append_pointer(out, at->parent);
-  if (at->index != json_path::npos)
-    append_pointer_token(out, std::to_string(at->index));
-  else
-    append_pointer_token(out, at->key);
-}
+void append_pointer(std::string& out, const json_path* at);
 
-inline std::string pointer_of(const json_path* at) {
-  std::string out;
-  append_pointer(out, at);
-  return out;
-}
+std::string pointer_of(const json_path* at);
 
-[[noreturn]] inline void fail(const json_path* at, std::string reason) {
-  throw decode_error(pointer_of(at), std::move(reason));
-}
+[[noreturn]] void fail(const json_path* at, std::string reason);
 
 template <class Tuple, class F, std::size_t... I>
 void for_each_field_impl(const Tuple& fields, F& fn, std::index_sequence<I...>) {
@@ -314,7 +299,7 @@ void decode_integer(const json& j, I& out, const json_path* at) {
   } else {
     fail(at, "expected an integer, got " + describe_value(j));
   }
-  fail(at, "integer " + j.dump() + " is out of range [" + std::to_string(limits::min()) + ", " +
+  fail(at, "integer " + to_json_text(j) + " is out of range [" + std::to_string(limits::min()) + ", " +
                std::to_string(limits::max()) + "]");
 }
 
@@ -572,3 +557,7 @@ struct adl_serializer<T, std::enable_if_t<mcp::is_reflected_v<T> || mcp::is_refl
   static void from_json(const json& j, T& value) { value = mcp::decode<T>(j); }
 };
 }  // namespace nlohmann
+
+#if !defined(MCP_SEPARATE_COMPILATION)  // compiled mode: in the library (mcp/impl/src.hpp)
+#include <mcp/schema/impl/reflect.ipp>
+#endif

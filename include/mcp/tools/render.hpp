@@ -3,6 +3,7 @@
 // `Field: value` lines that models read easily.
 #pragma once
 
+#include <mcp/config.hpp>
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/json/detail/writer.hpp>
 #include <mcp/json/json.hpp>
@@ -24,11 +25,7 @@ inline std::string render_json(const json& value) { return detail::to_json_text(
 namespace detail {
 
 // `s` with each invalid UTF-8 sequence replaced by U+FFFD, as nlohmann's serializer replaces them.
-inline std::string valid_utf8(const std::string& s) {
-  json text;
-  read_json(json(s).dump(-1, ' ', false, json::error_handler_t::replace), text, 0);  // one string: no levels
-  return text.get<std::string>();
-}
+std::string valid_utf8(const std::string& s);
 
 template <class J = json>
 const J& null_json() {
@@ -84,18 +81,7 @@ std::string field_label(const std::string& name, const S& property_schema, const
   return label;
 }
 
-inline std::vector<std::string> split_lines(const std::string& s) {
-  std::vector<std::string> lines;
-  std::size_t start = 0;
-  for (;;) {
-    std::size_t nl = s.find('\n', start);
-    std::string line = s.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    lines.push_back(std::move(line));
-    if (nl == std::string::npos) return lines;
-    start = nl + 1;
-  }
-}
+std::vector<std::string> split_lines(const std::string& s);
 
 // Walks the value one level of arrays and objects at a time, at most max_depth levels deep: what
 // lies deeper is shown as a note, never recursed into.
@@ -183,20 +169,10 @@ class markdown_writer {
   std::size_t max_depth_;
 };
 
-inline std::size_t longest_backtick_run(std::string_view s) {
-  std::size_t longest = 0, run = 0;
-  for (char c : s) {
-    run = c == '`' ? run + 1 : 0;
-    longest = std::max(longest, run);
-  }
-  return longest;
-}
+std::size_t longest_backtick_run(std::string_view s);
 
 // A fence longer than any backtick run inside, so no content can close the block early.
-inline std::string fenced(const std::string& body) {
-  const std::string fence(std::max<std::size_t>(3, longest_backtick_run(body) + 1), '`');
-  return fence + "\n" + body + "\n" + fence;
-}
+std::string fenced(const std::string& body);
 
 }  // namespace detail
 
@@ -230,3 +206,7 @@ std::string render_markdown_list(const json& records, const Schema& item_schema,
 
 }  // namespace v0
 }  // namespace mcp
+
+#if !defined(MCP_SEPARATE_COMPILATION)  // compiled mode: in the library (mcp/impl/src.hpp)
+#include <mcp/tools/impl/render.ipp>
+#endif

@@ -16,6 +16,7 @@
 // counter) needs a lock or an atomic of its own.
 #pragma once
 
+#include <mcp/config.hpp>
 #include <mcp/core/content.hpp>
 #include <mcp/core/context.hpp>
 #include <mcp/tools/detail/handler_traits.hpp>
@@ -45,38 +46,13 @@ namespace mcp {
 inline namespace v0 {
 namespace detail {
 
-inline std::map<std::string, int> count_keywords(const std::vector<violation>& v) {
-  std::map<std::string, int> counts;
-  for (const auto& x : v) ++counts[x.keyword];
-  return counts;
-}
+std::map<std::string, int> count_keywords(const std::vector<violation>& v);
 
 // Validates (coercing first when the policy allows and it helps). Returns the arguments to decode
 // (the original, or a coerced copy held in `scratch`), or null after writing the refusal (an
 // isError result for the model) into the sink.
-inline const json* check_arguments(const json& args, const validator& in, const pipeline_settings& s, context& ctx,
-                                   json& scratch, result_sink& sink) {
-  const std::size_t max_depth = argument_depth_limit(s.owner->options().max_json_depth);
-  auto problems = in.validate(args, max_depth);
-  if (problems.empty()) return &args;
-  if (s.coerce != coercion::off) {
-    scratch = args;
-    coercion_report report = coerce(scratch, in.schema(), s.coerce, max_depth);
-    if (report.count > 0) {
-      auto after = in.validate(scratch, max_depth);
-      if (after.empty()) {
-        s.stats->record_coercions(report.by_kind);
-        ctx.log(log_level::debug, json{{"tool", s.tool_name}, {"coerced", report.log}}, "mcp.coercion");
-        return &scratch;
-      }
-      problems = std::move(after);
-    }
-    problems.insert(problems.end(), report.refused.begin(), report.refused.end());
-  }
-  s.stats->record_validation_failure(count_keywords(problems));
-  sink.text(describe_violations(s.tool_name, problems, in.schema()), true);
-  return nullptr;
-}
+const json* check_arguments(const json& args, const validator& in, const pipeline_settings& s, context& ctx, json& scratch,
+                            result_sink& sink);
 
 template <class Out>
 nlohmann::ordered_json display_schema_for(const json& output_schema) {
@@ -239,43 +215,15 @@ struct typed_tool {
   }
 };
 
-inline json no_argument_schema() { return json{{"type", "object"}, {"additionalProperties", false}}; }
+json no_argument_schema();
 
 // What every tool registration shares: the Tool definition and the pipeline's settings, from the
 // tool's options over the server's defaults. Compiles the output validator once.
 // `output_may_break`: false where no value the handler can return breaks the output schema, so
 // checking would never find anything (typed outputs without constraints).
-inline pipeline_settings prepare_tool(tool_definition& def, std::string name, std::string description, json input_schema,
-                                      json output_schema, nlohmann::ordered_json display_schema,
-                                      const tool_options& options, const server& owner, bool output_may_break = true) {
-  pipeline_settings s;
-  s.tool_name = name;
-  s.coerce = options.coerce.value_or(owner.options().coerce);
-  s.validate_output = options.validate_output.value_or(owner.options().validate_output);
-  s.format = options.format;
-  s.render = options.render;
-  s.text_budget = options.text_budget;
-  s.truncation_hint = options.truncation_hint;
-  if (!output_schema.is_null() && output_may_break)  // also checks a runtime output schema at registration
-    s.output_validator = std::make_shared<const validator>(output_schema, validator::root::any);
-  s.output_schema = output_schema;
-  s.display_schema = std::move(display_schema);
-  s.owner = &owner;
-  s.stats = std::make_shared<tool_stats>();
-
-  def.name = std::move(name);
-  def.title = options.title;
-  def.description = std::move(description);
-  def.input_schema = std::move(input_schema);
-  def.output_schema = std::move(output_schema);
-  def.hints = options.hints;
-  def.icons = options.icons;
-  def.meta = detail::tool_meta(options, def.name);
-  def.scopes = options.scopes;
-  def.task = options.task;
-  def.task_begins = options.task_begins;
-  return s;
-}
+pipeline_settings prepare_tool(tool_definition& def, std::string name, std::string description, json input_schema,
+                               json output_schema, nlohmann::ordered_json display_schema, const tool_options& options,
+                               const server& owner, bool output_may_break = true);
 
 }  // namespace detail
 
@@ -403,3 +351,7 @@ server& server::add_runtime_tool(std::string name, std::string description, runt
 
 }  // namespace v0
 }  // namespace mcp
+
+#if !defined(MCP_SEPARATE_COMPILATION)  // compiled mode: in the library (mcp/impl/src.hpp)
+#include <mcp/tools/impl/tool.ipp>
+#endif

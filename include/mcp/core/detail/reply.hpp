@@ -6,6 +6,7 @@
 // for every kind of answer a tool can give.
 #pragma once
 
+#include <mcp/config.hpp>
 #include <mcp/core/content.hpp>
 #include <mcp/core/detail/legacy_projection.hpp>
 #include <mcp/json/detail/writer.hpp>
@@ -72,30 +73,10 @@ class result_sink {
   bool is_error() const { return is_error_; }
 
   // A result of one text block.
-  void text(std::string text, bool is_error = false) {
-    is_error_ = is_error;
-    if (!text_) {
-      tool_result r;
-      r.content.push_back(text_block(std::move(text)));
-      r.is_error = is_error;
-      *tree_ = std::move(r).to_json();
-      return;
-    }
-    open_text_block(text);
-    *text_ += is_error ? "}],\"isError\":true}" : "}]}";
-  }
+  void text(std::string text, bool is_error = false);
 
   // Any result as a tree, as a handler built it (a tool_result, a runtime-schema tool's answer).
-  void tree(json result) {
-    auto flag = result.find("isError");
-    is_error_ = flag != result.end() && flag->is_boolean() && flag->get<bool>();
-    add_text_for_structured(result);
-    if (legacy_) project_call_result(result, output_schema_);
-    if (text_)
-      write_json(result, *text_);
-    else
-      *tree_ = std::move(result);
-  }
+  void tree(json result);
 
   // A result of one text block and structured content: `written`, the JSON text of any value
   // (write_encoded's, members in declaration order). The tree sink keeps that text as a raw_json
@@ -142,13 +123,7 @@ class result_sink {
     *text_ += ",\"type\":\"text\""sv;
   }
   // Apart from write_structured(), which stays small enough for the compiler to inline its appends.
-  void structured_tree(std::string_view text, std::string_view written, bool wrap) {
-    tool_result r;
-    r.content.push_back(text_block(std::string(text)));
-    json value = raw_json(written);
-    r.structured_content = wrap ? json{{"result", std::move(value)}} : std::move(value);
-    *tree_ = std::move(r).to_json();  // what project_call_result would do is done: the text block is there
-  }
+  void structured_tree(std::string_view text, std::string_view written, bool wrap);
 
   json* tree_ = nullptr;
   std::string* text_ = nullptr;
@@ -161,3 +136,7 @@ class result_sink {
 }  // namespace detail
 }  // namespace v0
 }  // namespace mcp
+
+#if !defined(MCP_SEPARATE_COMPILATION)  // compiled mode: in the library (mcp/impl/src.hpp)
+#include <mcp/core/impl/reply.ipp>
+#endif

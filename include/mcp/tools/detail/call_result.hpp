@@ -6,6 +6,7 @@
 // of answer through both sinks and compares the bytes.
 #pragma once
 
+#include <mcp/config.hpp>
 #include <mcp/core/content.hpp>
 #include <mcp/tools/detail/handler_traits.hpp>
 #include <mcp/core/detail/reply.hpp>
@@ -64,10 +65,7 @@ struct pipeline_settings {
 
 inline void log_for(const pipeline_settings& s, std::string_view text) { log_diagnostic(s.owner->options(), text); }
 
-inline std::string budgeted(std::string text, const pipeline_settings& s) {
-  if (s.text_budget == 0 || text.size() <= s.text_budget) return text;
-  return truncate_text(text, s.text_budget, s.truncation_hint);
-}
+std::string budgeted(std::string text, const pipeline_settings& s);
 
 // --- non-finite numbers: JSON has none, and the writer would put null, which the output schema
 // refuses, so the client would throw. Such a result is the server's bug, caught before either sink
@@ -109,31 +107,9 @@ constexpr bool may_hold_float() {
 
 // The search below builds no pointer while it looks: each level adds its token to the front of
 // `pointer` on the way back, once a NaN or an infinity has been found.
-inline void prepend_pointer_token(std::string& pointer, std::string_view token) {
-  std::string front;
-  append_pointer_token(front, token);
-  pointer.insert(0, front);
-}
+void prepend_pointer_token(std::string& pointer, std::string_view token);
 
-inline bool non_finite_in_json(const json& v, std::string& pointer) {
-  if (v.is_number_float()) return !std::isfinite(v.get<double>());
-  if (v.is_array()) {
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      if (non_finite_in_json(v[i], pointer)) {
-        prepend_pointer_token(pointer, std::to_string(i));
-        return true;
-      }
-    }
-  } else if (v.is_object()) {
-    for (const auto& [key, item] : v.items()) {
-      if (non_finite_in_json(item, pointer)) {
-        prepend_pointer_token(pointer, key);
-        return true;
-      }
-    }
-  }
-  return false;
-}
+bool non_finite_in_json(const json& v, std::string& pointer);
 
 template <class T>
 bool non_finite_in(const T& value, std::string& pointer) {
@@ -190,6 +166,10 @@ bool find_non_finite(const T& value, std::string& pointer) {
   return true;
 }
 
+// The value as Markdown, laid out by the tool's display schema: not a template on the tool's
+// types, so compiled mode renders in the library rather than in every file with a typed tool.
+std::string markdown_text(const json& value, const pipeline_settings& s);
+
 // The one place that decides the text block beside a structured result, in the order tool_options
 // documents: the tool's `render`, then text_renderer<Out>, then Markdown, then (nullopt) the
 // compact JSON of the structured content, which each sink writes its own way. `returned()` gives
@@ -199,20 +179,13 @@ template <class Out, class Returned>
 std::optional<std::string> chosen_text(const Out& out, Returned&& returned, const pipeline_settings& s) {
   if (s.render) return s.render(returned());
   if constexpr (has_text_renderer<Out>::value) return text_renderer<Out>::render(out);
-  if (s.format == text_format::markdown) return render_markdown(returned(), s.display_schema);
+  if (s.format == text_format::markdown) return markdown_text(returned(), s);
   return std::nullopt;
 }
 
 // A result that breaks its own output schema: the model is told it is the server's fault, the log
 // says how.
-inline void broken_result(const pipeline_settings& s, const std::vector<violation>& problems, result_sink& sink) {
-  log_for(s, "tool '" + s.tool_name + "' returned a result that breaks its own output schema " + violation_list(problems) +
-                 "\nThe client was sent an isError result instead.");
-  sink.text("Tool '" + s.tool_name +
-                "' produced a result that does not match its declared output schema. This is a bug in the server, not "
-                "in your call; the details were logged.",
-            true);
-}
+void broken_result(const pipeline_settings& s, const std::vector<violation>& problems, result_sink& sink);
 
 // --- the builder ---------------------------------------------------------------------------
 
@@ -283,3 +256,7 @@ void build_call_result(R&& value, const pipeline_settings& s, result_sink& sink)
 }  // namespace detail
 }  // namespace v0
 }  // namespace mcp
+
+#if !defined(MCP_SEPARATE_COMPILATION)  // compiled mode: in the library (mcp/impl/src.hpp)
+#include <mcp/tools/impl/call_result.ipp>
+#endif
