@@ -5,6 +5,7 @@
 // A throwaway certificate for a local try (one line):
 //   openssl req -x509 -newkey rsa:2048 -nodes -days 7 -subj /CN=127.0.0.1
 //     -addext subjectAltName=IP:127.0.0.1 -keyout server.key -out server.pem
+#include <mcp/ext/tasks.hpp>  // export_notes runs as a task for clients that ask
 #include <mcp/mcp.hpp>
 #include <mcp/transport/https.hpp>
 
@@ -31,6 +32,7 @@ int main(int argc, char** argv) {
   }
   notes::store db(store_path);
   mcp::server srv({.name = "notes", .version = "1.0.0"});
+  mcp::enable_tasks(srv);
   notes::register_tools(srv, db);
   mcp::http::options options;
   options.host = where->first;

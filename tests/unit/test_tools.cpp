@@ -716,7 +716,8 @@ TEST_CASE("message::read reads every envelope as a whole read does, and refuses 
         default: if (at < text.size()) text[at] = c;
       }
     }
-    const auto read = mcp::message::read(text, 128);
+    auto read = mcp::message::read(text, 128);
+    read.check();  // what read() left unchecked (a call's arguments), as a transport does before it answers
     json whole;
     const bool is_object = mcp::detail::read_json(text, whole, 128) == mcp::detail::read_result::ok && whole.is_object();
     INFO(text);
