@@ -42,10 +42,11 @@ class request_stream : public std::enable_shared_from_this<request_stream> {
   }
   // A notification on the request's stream; dropped (false) once the stream has ended.
   bool notify(const std::string& method, json params) {
+    std::shared_ptr<outbound> drop;  // after the lock: see release_when_idle
     std::unique_lock lock(mutex_);
     if (!open_locked()) return false;
     queue_.push_back(jsonrpc::notification(method, std::move(params)));
-    send_queued(lock);
+    send_queued(lock, drop);
     return true;
   }
   // Ends the request with its result. A 2026-07-28 result gets what every result of that era carries
@@ -87,10 +88,19 @@ class request_stream : public std::enable_shared_from_this<request_stream> {
   }
   const detail::session* owner() const { return session_.get(); }
 
+  ~request_stream() {
+    // Dropped without an end (its owner let go of it): the request is over all the same.
+    if (!ended_) {
+      state_->finished = true;
+      session_->end_request(*state_);
+    }
+  }
+
  private:
   bool open_locked() const { return !ended_ && !state_->cancelled.load() && !session_->closed(); }
 
   void end(json result, const protocol_error* error) {
+    std::shared_ptr<outbound> drop;
     std::unique_lock lock(mutex_);
     if (ended_) return;
     ended_ = true;
@@ -98,7 +108,7 @@ class request_stream : public std::enable_shared_from_this<request_stream> {
     session_->end_request(*state_);
     if (state_->cancelled.load() || session_->closed()) {  // no reply to a cancelled request
       queue_.clear();
-      release_when_idle();
+      release_when_idle(drop);
       return;
     }
     if (error) {
@@ -111,20 +121,21 @@ class request_stream : public std::enable_shared_from_this<request_stream> {
       }
       queue_.push_back(jsonrpc::response(state_->id, std::move(result)));
     }
-    send_queued(lock);
+    send_queued(lock, drop);
   }
   void end_silently() {
+    std::shared_ptr<outbound> drop;
     std::lock_guard lock(mutex_);
     if (ended_) return;
     ended_ = true;
     state_->finished = true;
     session_->end_request(*state_);
     queue_.clear();
-    release_when_idle();
+    release_when_idle(drop);
   }
   // Sends what is queued unless another thread is sending (it takes these along). Called with the
   // lock held; releases it while sending.
-  void send_queued(std::unique_lock<std::mutex>& lock) {
+  void send_queued(std::unique_lock<std::mutex>& lock, std::shared_ptr<outbound>& drop) {
     if (sending_) return;
     sending_ = true;
     while (!queue_.empty() && out_) {
@@ -139,12 +150,14 @@ class request_stream : public std::enable_shared_from_this<request_stream> {
       lock.lock();
     }
     sending_ = false;
-    release_when_idle();
+    release_when_idle(drop);
   }
   // Once ended and drained, the outbound goes: a transport counts a request as in flight while its
-  // reply channel lives (an HTTP graceful stop waits for it).
-  void release_when_idle() {
-    if (ended_ && !sending_ && queue_.empty()) out_.reset();
+  // reply channel lives (an HTTP graceful stop waits for it). It goes into `drop`, which the caller
+  // declared before taking the lock: the outbound may hold the last reference to its connection,
+  // whose close ends this stream again (end_listeners), which would wait for this lock forever.
+  void release_when_idle(std::shared_ptr<outbound>& drop) {
+    if (ended_ && !sending_ && queue_.empty()) drop = std::move(out_);
   }
 
   std::shared_ptr<detail::session> session_;

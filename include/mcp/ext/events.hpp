@@ -889,7 +889,12 @@ class events_engine : public std::enable_shared_from_this<events_engine> {
   // ---- push streams ----
 
   void prune_locked() {
-    streams_.erase(std::remove_if(streams_.begin(), streams_.end(), [](const auto& s) { return !s->out->open(); }),
+    streams_.erase(std::remove_if(streams_.begin(), streams_.end(),
+                                  [](const auto& s) {
+                                    if (s->out->open()) return false;
+                                    s->out->end_by_server(false);  // cancelled or gone: its request is over
+                                    return true;
+                                  }),
                    streams_.end());
   }
 
