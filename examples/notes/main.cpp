@@ -1,6 +1,7 @@
 // notes: a small MCP server that keeps notes in one JSON file. The flagship example of the SDK:
 // typed arguments with constraints, structured results, guidance in every error, pagination and
-// atomic storage.
+// atomic storage; export_notes as a task; note_changed events for agents that react to changes.
+#include <mcp/ext/events.hpp>
 #include <mcp/ext/tasks.hpp>
 #include <mcp/stores/file_task_store.hpp>
 #include <mcp/mcp.hpp>
@@ -15,6 +16,13 @@
 #include <system_error>
 
 namespace notes {
+
+// The note_changed event: a subscription may name one title; each occurrence says which note and what
+// happened to it. Clients read it with events/poll or events/stream (2026-07-28 requests).
+MCP_STRUCT_DEF(note_filter, (std::optional<std::string>, title, "Only changes to the note with this exact title"));
+MCP_STRUCT_DEF(note_change, (std::string, title, "Title of the note that changed"),
+  (std::string, change, "What happened to it: created, updated or deleted",
+   mcp::pattern("^(created|updated|deleted)$")));
 
 std::string default_store_path() {
   if (const char* p = std::getenv("MCP_NOTES_STORE"); p && *p) return p;
@@ -46,7 +54,7 @@ const char* usage =
     "                    e.g. 127.0.0.1:8080 or [::1]:8080; stops on SIGINT or SIGTERM\n"
     "  --http unix:PATH  the same on a Unix domain socket at PATH\n"
     "  --legacy          serve MCP 2025-11-25 only (every client must initialize),\n"
-    "                    not the stateless 2026-07-28 revision beside it\n"
+    "                    not the stateless 2026-07-28 revision beside it (nor its note_changed events)\n"
     "  --help            this text\n";
 
 }  // namespace notes
@@ -98,7 +106,14 @@ int main(int argc, char** argv) {
                                    "duplicates; read_note returns a whole note.",
                    .serve_stateless = !legacy_only});
   mcp::enable_tasks(srv, {.store = tasks_store});
-  notes::register_tools(srv, db);
+  // After srv, so that it goes first. The last 1000 changes are kept for clients resuming from a cursor.
+  mcp::events events(srv);
+  auto note_changed = events.declare<notes::note_filter, notes::note_change>(
+      "note_changed", "A note was created, updated or deleted. Read it with read_note; it may be gone by then.",
+      [](const notes::note_filter& f, const notes::note_change& c) { return !f.title || *f.title == c.title; });
+  notes::register_tools(srv, db, [note_changed](const std::string& title, const std::string& change) {
+    note_changed.emit({title, change});
+  });
   if (http_address || !unix_socket.empty()) {
     mcp::http::options options;
     if (http_address) {

@@ -1,7 +1,8 @@
 // The notes tools (create, update, search, read, stats, export, delete), shared by the notes example and
 // the examples that serve them another way (examples/httplib). register_tools(srv, db) adds them,
 // the MCP App that shows note_stats results (stats_app.hpp), each note as a resource
-// (notes://{title}) and a prompt that asks for a review of one (review_note).
+// (notes://{title}) and a prompt that asks for a review of one (review_note). `changed`, when given,
+// hears of every note created, updated or deleted (the notes example raises note_changed with it).
 #pragma once
 
 #include <mcp/ext/apps.hpp>
@@ -10,6 +11,7 @@
 #include "stats_app.hpp"
 #include "store.hpp"
 
+#include <functional>
 #include <map>
 #include <sstream>
 #include <string>
@@ -80,13 +82,23 @@ inline mcp::tool_error no_such_note(const std::string& title) {
                          "make a new note.");
 }
 
-inline void register_tools(mcp::server& srv, store& db) {
+// Called after a change is stored: the note's title and "created", "updated" or "deleted".
+using change_listener = std::function<void(const std::string& title, const std::string& change)>;
+
+// The tool's result; `changed` hears of it only once it succeeded (an error changed nothing).
+inline mcp::result<std::string> tell(const change_listener& changed, const std::string& title, const char* change,
+                                     mcp::result<std::string> r) {
+  if (changed && r.ok()) changed(title, change);
+  return r;
+}
+
+inline void register_tools(mcp::server& srv, store& db, change_listener changed = {}) {
   srv.tool("create_note",
            "Create a new note. Use only for a title that does not exist yet; to change an existing note use "
            "update_note.",
-           [&db](const create_note_args& in) -> mcp::result<std::string> {
+           [&db, changed](const create_note_args& in) -> mcp::result<std::string> {
              check_usable(db);
-             return db.write([&](auto& all) -> mcp::result<std::string> {
+             return tell(changed, in.title, "created", db.write([&](auto& all) -> mcp::result<std::string> {
                if (all.count(in.title))
                  return mcp::tool_error("A note titled '" + in.title +
                                         "' already exists. Use update_note to change it, or pick another title.");
@@ -94,22 +106,22 @@ inline void register_tools(mcp::server& srv, store& db) {
                std::string vis = mcp::encode(in.visibility).get<std::string>();
                all[in.title] = note{in.title, in.body, vis, now, now};
                return "Created note '" + in.title + "' (" + vis + ").";
-             });
+             }));
            },
            mcp::annotations{.read_only = false, .destructive = false, .idempotent = false, .open_world = false});
 
   srv.tool("update_note",
            "Replace the body of an existing note. Use create_note for a new title; use read_note first if you need "
            "the current body.",
-           [&db](const update_note_args& in) -> mcp::result<std::string> {
+           [&db, changed](const update_note_args& in) -> mcp::result<std::string> {
              check_usable(db);
-             return db.write([&](auto& all) -> mcp::result<std::string> {
+             return tell(changed, in.title, "updated", db.write([&](auto& all) -> mcp::result<std::string> {
                auto it = all.find(in.title);
                if (it == all.end()) return no_such_note(in.title);
                it->second.body = in.body;
                it->second.last_modified = now_iso8601();
                return "Updated note '" + in.title + "'.";
-             });
+             }));
            },
            mcp::annotations{.read_only = false, .destructive = true, .idempotent = true, .open_world = false});
 
@@ -217,12 +229,12 @@ inline void register_tools(mcp::server& srv, store& db) {
            export_options);
 
   srv.tool("delete_note", "Delete a note permanently. It cannot be recovered; to change a note use update_note.",
-           [&db](const title_arg& in) -> mcp::result<std::string> {
+           [&db, changed](const title_arg& in) -> mcp::result<std::string> {
              check_usable(db);
-             return db.write([&](auto& all) -> mcp::result<std::string> {
+             return tell(changed, in.title, "deleted", db.write([&](auto& all) -> mcp::result<std::string> {
                if (!all.erase(in.title)) return no_such_note(in.title);
                return "Deleted note '" + in.title + "'.";
-             });
+             }));
            },
            mcp::annotations{.read_only = false, .destructive = true, .idempotent = true, .open_world = false});
 

@@ -388,6 +388,91 @@ TEST_CASE("notes: --help and bad arguments") {
   CHECK(bad.stderr_text().find("unknown argument '--frobnicate'") != std::string::npos);
 }
 
+// note_changed (ext/events.hpp) over stdio: listed, polled from a cursor, pushed on a stream with a
+// title filter while tools/call requests go on the same pipe, and the stream's final result at end
+// of input.
+TEST_CASE("notes: note_changed on create, update and delete, by poll and by push over stdio", "[events]") {
+  std::string dir = scratch_dir("events");
+  stdio_client c({MCP_NOTES_BINARY, "--store", dir + "/notes.json"});
+  const json meta = {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                     {"io.modelcontextprotocol/clientInfo", {{"name", "test"}, {"version", "1"}}},
+                     {"io.modelcontextprotocol/clientCapabilities", json::object()}};
+  std::vector<json> pushed;  // notifications read while waiting for a response
+  auto send = [&](const json& id, const std::string& method, json params) {
+    params["_meta"] = meta;
+    c.proc.write_line(json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}}.dump());
+  };
+  auto response = [&](const json& id) {
+    for (int i = 0; i < 100; ++i) {
+      json m = c.read();
+      if (m.contains("id") && m["id"] == id && !m.contains("method")) return m;
+      pushed.push_back(std::move(m));
+    }
+    FAIL("no response to " << id.dump());
+    return json();
+  };
+  auto call = [&](const json& id, const std::string& method, json params) {
+    send(id, method, std::move(params));
+    json r = response(id);
+    INFO(r.dump());
+    REQUIRE(r.contains("result"));
+    return r["result"];
+  };
+  auto tool = [&](const json& id, const std::string& name, json args) {
+    CHECK_FALSE(call(id, "tools/call", {{"name", name}, {"arguments", std::move(args)}}).value("isError", false));
+  };
+
+  json listed = call("l", "events/list", json::object());
+  REQUIRE(listed["events"].size() == 1);
+  CHECK(listed["events"][0]["name"] == "note_changed");
+  CHECK(listed["events"][0]["inputSchema"]["properties"].contains("title"));
+  CHECK(listed["events"][0]["payloadSchema"]["properties"]["change"]["pattern"] == "^(created|updated|deleted)$");
+
+  json from = call("p0", "events/poll", {{"name", "note_changed"}, {"cursor", nullptr}})["cursor"];
+  send("s", "events/stream", {{"name", "note_changed"}, {"arguments", {{"title", "Groceries"}}}});
+  tool(1, "create_note", {{"title", "Groceries"}, {"body", "milk"}});
+  tool(2, "create_note", {{"title", "Other note"}, {"body", "x"}});
+  tool(3, "update_note", {{"title", "Groceries"}, {"body", "milk, eggs"}});
+  CHECK(call(4, "tools/call", {{"name", "update_note"}, {"arguments", {{"title", "Nowhere"}, {"body", "x"}}}})["isError"] == true);
+  tool(5, "delete_note", {{"title", "Groceries"}});
+
+  json polled = call("p1", "events/poll", {{"name", "note_changed"}, {"cursor", from}});
+  std::vector<std::pair<std::string, std::string>> seen;
+  for (const auto& e : polled["events"]) seen.emplace_back(e["data"]["title"], e["data"]["change"]);
+  CHECK(seen == std::vector<std::pair<std::string, std::string>>{
+                    {"Groceries", "created"}, {"Other note", "created"}, {"Groceries", "updated"}, {"Groceries", "deleted"}});
+  CHECK(polled["truncated"] == false);
+  // The same cursor with the title filter: only that note's changes.
+  json one = call("p2", "events/poll", {{"name", "note_changed"}, {"cursor", from}, {"arguments", {{"title", "Other note"}}}});
+  REQUIRE(one["events"].size() == 1);
+  CHECK(one["events"][0]["data"] == json({{"title", "Other note"}, {"change", "created"}}));
+
+  // The stream: active, then Groceries' three changes (never Other note), in order, each with the
+  // stream's request id in _meta.
+  for (int i = 0; i < 100; ++i) {
+    std::size_t events = 0;
+    for (const auto& m : pushed) events += m.value("method", "") == "notifications/events/event";
+    if (events >= 3) break;
+    pushed.push_back(c.read());
+  }
+  std::vector<std::string> changes;
+  for (const auto& m : pushed) {
+    if (m.value("method", "") != "notifications/events/event") continue;
+    CHECK(m["params"]["data"]["title"] == "Groceries");
+    CHECK(m["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == "s");
+    changes.push_back(m["params"]["data"]["change"]);
+  }
+  CHECK(changes == std::vector<std::string>{"created", "updated", "deleted"});
+  REQUIRE_FALSE(pushed.empty());
+  CHECK(pushed.front()["method"] == "notifications/events/active");
+
+  // End of input ends the stream with its final result, then the process exits.
+  c.proc.close_stdin();
+  json final_result = response("s");
+  CHECK(final_result["result"]["resultType"] == "complete");
+  CHECK(c.proc.wait(10s) == 0);
+}
+
 #endif
 
 #ifdef MCP_USERS_BINARY

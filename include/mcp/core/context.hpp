@@ -171,6 +171,7 @@ inline bool declares(const json& caps, const json& required) {
 class server;
 class tool_call;
 class detached_call;
+class request_stream;  // core/request_stream.hpp
 
 // What a run detached from its request (a task's: core/task_seam.hpp, ext/tasks.hpp) lends the
 // handler's context: its id (ctx.task_id()), its cancellation (ctx.cancelled()), where its
@@ -426,6 +427,14 @@ class context {
   // reconnects). Does nothing on other transports.
   void close_stream() { replies_->close_stream(); }
 
+  // Keeps this request open after the handler returns: a long-lived request (the events
+  // extension's events/stream) sends notifications on its own stream from any thread and ends
+  // later with one result, through the request_stream returned (core/request_stream.hpp; include
+  // it to use it). The engine sends nothing for the request when the handler returns, unless the
+  // handler threw: then its error goes out and the stream is ended. Calling it again returns the
+  // same stream. Throws std::logic_error in a task's run, which has no request to keep.
+  std::shared_ptr<request_stream> keep_open();
+
  private:
   friend class server;
   friend class tool_call;
@@ -478,6 +487,8 @@ class context {
   std::shared_ptr<detached_link> link_;  // set on a detached run (a task's worker)
   bool may_begin_task_ = false;  // the request of an at_begin_task tool, from a declaring client
   bool task_began_ = false;
+  server* server_ = nullptr;                // set by the server before the handler runs
+  std::shared_ptr<request_stream> kept_;    // keep_open() was called
 };
 
 }  // namespace v0

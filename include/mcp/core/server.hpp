@@ -23,6 +23,7 @@
 #include <mcp/core/metrics.hpp>
 #include <mcp/core/prompt.hpp>
 #include <mcp/core/replay_guard.hpp>
+#include <mcp/core/request_stream.hpp>
 #include <mcp/core/resource.hpp>
 #include <mcp/core/tool_definition.hpp>
 #include <mcp/validation/coercion.hpp>
@@ -304,6 +305,11 @@ class server {
   // settings; declaring a name again replaces its settings. Handlers ask whether the client
   // declared one with context::client_extension.
   server& extension(std::string name, json settings = json::object());
+  // For extensions whose clients look for a capability of their own beside the built-in ones (the
+  // events extension: capabilities.events): declares `name` with `value` in initialize (unless
+  // `stateless_only`) and server/discover. Declaring a name again replaces it; the built-in names
+  // (tools, resources, prompts, logging, completions, extensions, tasks) are refused.
+  server& capability(std::string name, json value, bool stateless_only = false);
 
   // Sends a notification to every initialized session and to every 2026-07-28 listen stream that
   // asked for it (list_changed, resources/updated). Returns once each has been handed its
@@ -323,6 +329,7 @@ class server {
 
  private:
   friend class connection;
+  friend class context;  // keep_open
   friend struct detail::server_access;
 
   // What a connection hands over: one message from the client of `s`, its replies to `replies`.
@@ -396,6 +403,8 @@ class server {
   void listen(const std::shared_ptr<detail::session>& s, const std::shared_ptr<detail::request_state>& state,
               const json& params, const std::shared_ptr<outbound>& replies);
   void prune_listeners();  // with listeners_mutex_ held
+  // Lists a request kept open (context::keep_open), so that end_listeners ends it too.
+  void keep_stream(const std::shared_ptr<request_stream>& stream);
   void notify_listeners(const std::string& method, const json& params);
   // Ends the listen streams of one connection (null: all of them), with their final result
   // (stdio: at end of input) or without (the connection is closed).
@@ -459,6 +468,7 @@ class server {
   std::shared_ptr<const std::vector<middleware>> middleware_;  // replaced whole by use()
   std::atomic<bool> has_middleware_{false};
   json extensions_ = json::object();
+  json extra_capabilities_ = json::object();  // capability(): name -> {value, stateless_only}
   std::map<std::string, std::vector<std::function<void(const json&, const client_state&)>>, std::less<>>
       notification_hooks_;
   std::vector<std::function<void(const std::string&, bool)>> subscription_hooks_;
@@ -488,6 +498,7 @@ class server {
   };
   std::mutex listeners_mutex_;
   std::vector<listener> listeners_;
+  std::vector<std::weak_ptr<request_stream>> kept_streams_;  // under listeners_mutex_
   std::unique_ptr<detail::state_sealer> sealer_;
   mutable detail::large_call_turns large_calls_{options_.large_calls_at_once};
   // Set once (set_task_seam), under registry_mutex_; stopped in ~server before anything goes.

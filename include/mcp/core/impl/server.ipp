@@ -271,6 +271,36 @@ MCP_DECL server& server::extension(std::string name, json settings) {
   return *this;
 }
 
+MCP_DECL server& server::capability(std::string name, json value, bool stateless_only) {
+  if (name.empty()) throw definition_error("A capability needs a name, such as events");
+  if (!value.is_object()) throw definition_error("The capability '" + name + "' must be a JSON object");
+  static const char* const built_in[] = {"logging", "tools", "resources", "prompts", "completions", "extensions", "tasks"};
+  for (const char* b : built_in)
+    if (name == b) throw definition_error("The capability '" + name + "' is the server's own: it declares it from what is registered");
+  std::unique_lock lock(registry_mutex_);
+  extra_capabilities_[std::move(name)] = json{{"value", std::move(value)}, {"stateless_only", stateless_only}};
+  return *this;
+}
+
+MCP_DECL std::shared_ptr<request_stream> context::keep_open() {
+  if (kept_) return kept_;
+  if (link_ || !server_ || !session_) throw std::logic_error("keep_open(): this run has no request to keep open");
+  kept_ = std::make_shared<request_stream>(session_, request_, replies_, client_->stateless, server_->server_identity_json());
+  server_->keep_stream(kept_);
+  return kept_;
+}
+
+MCP_DECL void server::keep_stream(const std::shared_ptr<request_stream>& stream) {
+  std::lock_guard lock(listeners_mutex_);
+  kept_streams_.erase(std::remove_if(kept_streams_.begin(), kept_streams_.end(),
+                                     [](const std::weak_ptr<request_stream>& w) {
+                                       auto k = w.lock();
+                                       return !k || !k->open();
+                                     }),
+                      kept_streams_.end());
+  kept_streams_.push_back(stream);
+}
+
 MCP_DECL json server::capabilities(bool stateless) const {
   std::shared_lock lock(registry_mutex_);
   json caps{{"logging", json::object()}};
@@ -279,6 +309,8 @@ MCP_DECL json server::capabilities(bool stateless) const {
   if (has_prompts_) caps["prompts"] = {{"listChanged", true}};
   if (has_prompts_ || !templates_.empty()) caps["completions"] = json::object();
   if (!extensions_.empty()) caps["extensions"] = extensions_;
+  for (const auto& [name, entry] : extra_capabilities_.items())
+    if (stateless || !entry["stateless_only"].get<bool>()) caps[name] = entry["value"];
   // The experimental tasks of 2025-11-25; in 2026-07-28 tasks are the extension alone.
   if (!stateless && task_seam_ && task_seam_->offered())
     caps["tasks"] = {{"list", json::object()}, {"cancel", json::object()}, {"requests", {{"tools", {{"call", json::object()}}}}}};
@@ -462,9 +494,11 @@ MCP_DECL void server::dispatch(const std::shared_ptr<detail::session>& s, std::s
     // one may be written as text where the outbound takes text.
     detail::reply out(!round && replies->takes_text());
     json error;  // the whole error message, when the handler failed
+    bool kept = false;  // the handler kept the request open (context::keep_open): nothing to send now
     if (!state->cancelled) {
       context ctx(s, state, replies, client, round);
       ctx.set_meta(params.rest());
+      ctx.server_ = this;
       try {
         try {
           run_handler(ctx, name, params, *handler, out);
@@ -515,6 +549,10 @@ MCP_DECL void server::dispatch(const std::shared_ptr<detail::session>& s, std::s
         out.clear();
         error = failure_reply(*state, name);
       }
+      if (ctx.kept_) {
+        if (error.is_null()) kept = true;
+        else ctx.kept_->end_by_server(false);  // the handler threw after keeping it: its error goes out
+      }
     }
     // The arguments (text, and tree or typed value) go before the turn does, so that the next
     // large call does not build its own while these are still held; the turn goes before the reply
@@ -522,6 +560,7 @@ MCP_DECL void server::dispatch(const std::shared_ptr<detail::session>& s, std::s
     // freeing a large _meta is no part of the call's own time, which stdio's sharing rule weighs.
     params.drop_arguments();
     turn = {};
+    if (kept) return;  // the request_stream answers it
     finish_request(*s, *state, [&] {
       if (!error.is_null())
         replies->send(error);

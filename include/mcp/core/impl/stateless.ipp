@@ -282,8 +282,18 @@ MCP_DECL std::size_t server::listeners_open() {
 
 MCP_DECL void server::end_listeners(const detail::session* owner, bool final_result) {
   std::vector<std::shared_ptr<detail::ordered_sender>> ended;
+  std::vector<std::shared_ptr<request_stream>> kept;  // requests kept open (context::keep_open) end too
   {
     std::lock_guard lock(listeners_mutex_);
+    for (auto it = kept_streams_.begin(); it != kept_streams_.end();) {
+      auto k = it->lock();
+      if (k && owner && k->owner() != owner) {
+        ++it;
+        continue;
+      }
+      if (k) kept.push_back(std::move(k));
+      it = kept_streams_.erase(it);
+    }
     prune_listeners();
     auto ending = [owner](const listener& l) { return !owner || l.owner.lock().get() == owner; };
     for (const auto& l : listeners_) {
@@ -299,6 +309,7 @@ MCP_DECL void server::end_listeners(const detail::session* owner, bool final_res
     listeners_.erase(std::remove_if(listeners_.begin(), listeners_.end(), ending), listeners_.end());
   }
   for (const auto& out : ended) out->flush();
+  for (const auto& k : kept) k->end_by_server(final_result);  // outside the lock: it may send
 }
 
 MCP_DECL void server::notify_listeners(const std::string& method, const json& params) {

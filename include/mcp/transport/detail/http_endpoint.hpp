@@ -226,6 +226,9 @@ class post_reply final : public outbound {
     const std::string* resource_metadata = nullptr;
     // A last look at a JSON reply before it goes: `error` is its "error" member, null for a result.
     std::function<void(const json* error, response& head)> on_json;
+    // What the client leaving does (its connection closes, which cancels the request). Registered
+    // again once the reply is a stream without a session: the stream's own watch replaced it.
+    std::function<void()> on_disconnect;
   };
 
   explicit post_reply(setup s) : s_(std::move(s)), listed_(std::move(s_.in_flight), s_.core) {}
@@ -330,6 +333,10 @@ class post_reply final : public outbound {
     h.headers.set("X-Accel-Buffering", "no");  // proxies such as nginx must pass events on at once
     s_.ex->start_stream(std::move(h));
     stream_->attach_started(s_.ex);
+    // Without a session nothing can resume this stream, so the client leaving still ends the
+    // request (a long-lived one, such as events/stream, would otherwise stay open until the server
+    // next wrote to it): the stream's watch replaced the one registered before.
+    if (!s_.owner && s_.on_disconnect) s_.ex->on_disconnect(s_.on_disconnect);
     if (resumable()) stream_->prime(s_.retry_ms);
     state_ = state::streaming;
   }
@@ -740,12 +747,14 @@ class endpoint {
       return refuse(status, in.id(), refusal->code(), refusal->what(), refusal->data());
     }
 
-    ex->on_disconnect([weak = std::weak_ptr<mcp::connection>(core)] {
+    auto close_core = [weak = std::weak_ptr<mcp::connection>(core)] {
       if (auto c = weak.lock()) c->close();
-    });
+    };
+    ex->on_disconnect(close_core);
     post_reply::setup setup;
     setup.ex = ex;
     setup.core = core;
+    setup.on_disconnect = close_core;
     setup.header_version = std::string(req.headers.get("MCP-Protocol-Version").value_or(""));  // equal to the body's
     setup.replay_events = config_.replay_events;
     setup.on_json = [](const json* error, response& head) {
