@@ -15,8 +15,9 @@
 // that delivers notifications/events/* until the client goes, with heartbeats) and webhook
 // (events/subscribe: the server POSTs each occurrence, signed the Standard Webhooks way with the
 // client's secret, to a callback it verified first; soft state the client refreshes). Webhooks need
-// an outgoing HTTP client (events_options::http; <mcp/transport/curl.hpp> has libcurl's), and every
-// callback URL goes through its policy (ext/outgoing_http.hpp: https only, no private addresses...).
+// an outgoing HTTP client (events_options::http, the seam of ext/outgoing_http.hpp; the SDK ships
+// none yet, and webhook delivery is not yet tested: issue 58), and every callback URL goes through
+// its policy (ext/outgoing_http.hpp: https only, no private addresses...).
 // Cursors are opaque; an event type that replays keeps a bounded log (event_retention) from which a
 // client resumes, and is told `truncated` when what it asked for is gone. The log, the webhook
 // subscriptions and their delivery queue live in an events_store (ext/events_store.hpp): memory by
