@@ -255,7 +255,9 @@ class stdio_reader {
       : in_fd_(in_fd), options_(options), out_(std::move(out)), workers_(std::max<std::size_t>(options.workers, 1)),
         pool_(options.workers),
         connection_(srv, out_, [this](std::function<void()> job) { execute(std::move(job)); }),
-        chunk_(new char[chunk_size]), watchdog_(1, budget_of(options)), busy_(watchdog_[0]) {}
+        chunk_(new char[chunk_size]), watchdog_(1, budget_of(options)), busy_(watchdog_[0]) {
+    connection_.set_transport("pipe");  // OpenTelemetry's network.transport for stdio
+  }
   stdio_reader(const stdio_reader&) = delete;
   stdio_reader& operator=(const stdio_reader&) = delete;
 
