@@ -201,8 +201,17 @@ TEST_CASE("telemetry: operation histogram with bounded labels and the convention
   c.call_tool("nap", {{"ms", 250}});
   for (int i = 0; i < 3; ++i) c.request("tools/call", {{"name", "made_up_" + std::to_string(i)}, {"arguments", json::object()}});
   c.call_tool("fails");
+  // A method a handler says it does not know (-32601) is folded too: its name is the client's.
+  srv.method("vendor/x", {[](mcp::context&, const json&) -> json {
+                           throw mcp::protocol_error(mcp::error_code::method_not_found, "Method not found");
+                         }});
+  CHECK(c.request("vendor/x")["error"]["code"] == -32601);
 
   auto op = tel.operation_duration();
+  const auto* folded = find_series(op, {{"mcp_method_name", "_OTHER"}});
+  REQUIRE(folded);
+  CHECK(folded->labels.at("error_type") == "-32601");
+  CHECK(find_series(op, {{"mcp_method_name", "vendor/x"}}) == nullptr);
   const auto* nap = find_series(op, {{"gen_ai_tool_name", "nap"}});
   REQUIRE(nap);
   CHECK(nap->labels == std::map<std::string, std::string>{{"mcp_method_name", "tools/call"},
@@ -216,6 +225,11 @@ TEST_CASE("telemetry: operation histogram with bounded labels and the convention
   std::uint64_t below = 0;
   for (std::size_t i = 0; i <= 4; ++i) below += nap->buckets[i];
   CHECK(below == 0);
+  // ... and in seconds, not milliseconds: within le=5 (index 8), far above any wait a 250 ms sleep sees.
+  std::uint64_t within_5s = 0;
+  for (std::size_t i = 0; i <= 8; ++i) within_5s += nap->buckets[i];
+  CHECK(within_5s == 1);
+  CHECK(nap->sum < 5);
   // Made-up tool names fold into one series.
   const auto* other = find_series(op, {{"gen_ai_tool_name", "_OTHER"}});
   REQUIRE(other);
