@@ -18,11 +18,12 @@ start=$(mcp_now)
 # tests, and curl is one of their clients; chromium runs the MCP App of the notes example headless;
 # libhiredis-dev builds mcp::redis_task_store, and redis-server (its service not started: the tests
 # start their own on 127.0.0.1) runs its tests and the scale-out of tasks across processes;
-# python3-clang-14 lets public_api_check.py read the public headers with libclang.
+# python3-clang-14 lets public_api_check.py read the public headers with libclang; prometheus (and its
+# promtool) scrapes and checks the notes server's /metrics in telemetry_prometheus.
 # shellcheck disable=SC2086
 mcp_install $MCP_BUILD_PACKAGES nodejs:node npm:npm nginx:nginx wrk:wrk python3-jsonschema libcpp-httplib-dev \
   pkg-config:pkg-config libjwt-dev libssl-dev openssl:openssl curl:curl chromium:chromium \
-  libhiredis-dev redis-server:redis-server python3-clang-14
+  libhiredis-dev redis-server:redis-server python3-clang-14 prometheus:promtool
 mcp_configure -DMCP_BUILD_TESTS=ON -DMCP_BUILD_EXAMPLES=ON
 mcp_build
 

@@ -3,6 +3,7 @@
 // atomic storage; export_notes as a task; note_changed events for agents that react to changes.
 #include <mcp/ext/events.hpp>
 #include <mcp/ext/tasks.hpp>
+#include <mcp/ext/telemetry.hpp>
 #include <mcp/stores/file_task_store.hpp>
 #include <mcp/mcp.hpp>
 #include <mcp/transport/http.hpp>
@@ -42,7 +43,7 @@ std::string default_store_path() {
 }
 
 const char* usage =
-    "Usage: notes [--store PATH] [--http HOST:PORT | --http unix:PATH] [--legacy]\n"
+    "Usage: notes [--store PATH] [--http HOST:PORT | --http unix:PATH] [--metrics] [--legacy]\n"
     "\n"
     "An MCP server that keeps notes in one JSON file, speaking MCP on stdin/stdout.\n"
     "\n"
@@ -53,6 +54,8 @@ const char* usage =
     "  --http HOST:PORT  serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio,\n"
     "                    e.g. 127.0.0.1:8080 or [::1]:8080; stops on SIGINT or SIGTERM\n"
     "  --http unix:PATH  the same on a Unix domain socket at PATH\n"
+    "  --metrics         with --http: serve GET /metrics (Prometheus text) with the\n"
+    "                    OpenTelemetry MCP histograms (mcp_server_operation_duration_seconds)\n"
     "  --legacy          serve MCP 2025-11-25 only (every client must initialize),\n"
     "                    not the stateless 2026-07-28 revision beside it (nor its note_changed events)\n"
     "  --help            this text\n";
@@ -64,11 +67,14 @@ int main(int argc, char** argv) {
   std::optional<std::pair<std::string, unsigned short>> http_address;
   std::string unix_socket;
   bool legacy_only = false;
+  bool metrics = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
       std::cout << notes::usage;
       return 0;
+    } else if (arg == "--metrics") {
+      metrics = true;
     } else if (arg == "--legacy") {
       legacy_only = true;
     } else if (arg == "--store" && i + 1 < argc) {
@@ -85,6 +91,10 @@ int main(int argc, char** argv) {
       std::cerr << "notes: unknown argument '" << arg << "'\n\n" << notes::usage;
       return 2;
     }
+  }
+  if (metrics && !http_address && unix_socket.empty()) {
+    std::cerr << "notes: --metrics serves GET /metrics beside /mcp, so it needs --http\n\n" << notes::usage;
+    return 2;
   }
   if (store_path.empty()) store_path = notes::default_store_path();
 
@@ -105,6 +115,9 @@ int main(int argc, char** argv) {
                   {.instructions = "Notes are identified by their exact title. Search before creating to avoid "
                                    "duplicates; read_note returns a whole note.",
                    .serve_stateless = !legacy_only});
+  // Telemetry first, so its spans and durations cover every other middleware.
+  std::optional<mcp::telemetry> telemetry;
+  if (metrics) telemetry.emplace(srv);
   mcp::enable_tasks(srv, {.store = tasks_store});
   // After srv, so that it goes first. The last 1000 changes are kept for clients resuming from a cursor.
   mcp::events events(srv);
@@ -121,6 +134,7 @@ int main(int argc, char** argv) {
       options.port = http_address->second;
     }
     options.unix_socket = unix_socket;
+    options.metrics = metrics;
     return mcp::http::serve(srv, options);
   }
   return mcp::serve_stdio(srv);

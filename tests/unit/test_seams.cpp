@@ -242,7 +242,8 @@ TEST_CASE("tracing: a span per request, in the caller's trace, with the outcome"
   CHECK_FALSE(ended[1].ok);
   CHECK(ended[1].attributes["error.type"] == "tool_error");
   CHECK_FALSE(ended[2].ok);
-  CHECK(ended[2].attributes["rpc.jsonrpc.error_code"] == -32602);
+  CHECK(ended[2].attributes["error.type"] == "-32602");
+  CHECK(ended[2].attributes["rpc.response.status_code"] == "-32602");
 }
 
 TEST_CASE("extensions: declared in initialize and server/discover, detected in the client in both eras") {

@@ -107,6 +107,13 @@ class connection {
     session_->set_initialized(std::move(client));
   }
 
+  // What the transport is, for telemetry (OpenTelemetry's network.transport: "pipe" for stdio,
+  // "tcp", "unix"), and the session id it gave the client (HTTP's Mcp-Session-Id), if any. Call it
+  // before the first message; handlers read both through context.
+  void set_transport(std::string network_transport, std::string session_id = {}) {
+    session_->set_transport(std::move(network_transport), std::move(session_id));
+  }
+
   // The negotiated protocol version; empty before initialize.
   std::string protocol_version() const { return session_->client_ptr()->protocol_version; }
   // Requests of this connection whose handlers have not finished (listen streams included).
@@ -144,8 +151,9 @@ class connection {
   // Ends the connection now: requests in flight see a cancellation, its listen streams end, and
   // nothing more is sent for it. Later messages are ignored.
   void close() {
-    session_->close();
+    const auto was = session_->close();
     srv_.end_listeners(session_.get(), false);
+    if (was == detail::session::phase::initialized) srv_.session_ended(*session_);
   }
   bool closed() const { return session_->closed(); }
 

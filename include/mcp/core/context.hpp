@@ -212,6 +212,22 @@ class context {
   }
   // The caller's trace (a valid traceparent in _meta, with its tracestate), if any.
   const std::optional<trace_context>& trace() const { return trace_; }
+  // The trace that requests this request sends to the client (request_client, and so elicitation,
+  // sampling and roots in a 2025-era session) carry in params._meta as traceparent/tracestate:
+  // a tracing middleware sets its server span here (ext/tracing.hpp). Unset: they carry none.
+  void set_outgoing_trace(std::optional<trace_context> t) { outgoing_trace_ = std::move(t); }
+  const std::optional<trace_context>& outgoing_trace() const { return outgoing_trace_; }
+  // What the transport is (OpenTelemetry's network.transport: "pipe" for stdio, "tcp", "unix";
+  // empty when it did not say) and the session id it gave the client (HTTP's Mcp-Session-Id;
+  // empty without one). See connection::set_transport.
+  const std::string& network_transport() const {
+    static const std::string none;
+    return session_ ? session_->network_transport() : none;
+  }
+  const std::string& session_id() const {
+    static const std::string none;
+    return session_ ? session_->transport_session_id() : none;
+  }
   // The settings the client declared for an extension (capabilities.extensions[name]; in
   // 2026-07-28 requests, from _meta), or nullptr when it declared none by that name.
   const json* client_extension(std::string_view name) const {
@@ -362,6 +378,12 @@ class context {
     if (!session_ || client_->stateless)
       throw protocol_error(error_code::internal_error, "No session to send '" + method + "' on");
     auto [id, pending] = session_->expect_response();
+    if (outgoing_trace_ && (params.is_object() || params.is_null())) {
+      json& meta = params["_meta"];
+      if (!meta.is_object()) meta = json::object();
+      meta["traceparent"] = outgoing_trace_->traceparent();
+      if (!outgoing_trace_->tracestate.empty()) meta["tracestate"] = outgoing_trace_->tracestate;
+    }
     json request = jsonrpc::request(id, method, std::move(params));
     if (!replies_->takes_text()) detail::expand_raw_json(request);  // a typed form's ordered text
     replies_->send(request);
@@ -483,6 +505,7 @@ class context {
   std::shared_ptr<detail::input_round> round_;  // null in a 2025-era session
   const json* meta_ = nullptr;  // in the request's params, which outlive the context
   std::optional<trace_context> trace_;
+  std::optional<trace_context> outgoing_trace_;
   int asked_ = 0;
   std::shared_ptr<detached_link> link_;  // set on a detached run (a task's worker)
   bool may_begin_task_ = false;  // the request of an at_begin_task tool, from a declaring client

@@ -38,14 +38,19 @@ class request_info {
  public:
   std::string_view method() const { return method_; }
   // The tool a tools/call names (a string), else empty.
-  std::string_view tool_name() const {
-    if (const std::string* n = params_.name()) return *n;
-    if (method_ != "tools/call") return {};
-    auto n = params_.rest().find("name");
-    return n != params_.rest().end() && n->is_string() ? std::string_view(n->get_ref<const std::string&>())
-                                                        : std::string_view();
+  std::string_view tool_name() const { return method_ == "tools/call" ? name_param() : std::string_view(); }
+  // The prompt a prompts/get names (a string), else empty.
+  std::string_view prompt_name() const { return method_ == "prompts/get" ? name_param() : std::string_view(); }
+  // The "uri" of a resources/ method's params (a string), else empty.
+  std::string_view resource_uri() const {
+    if (method_.substr(0, 10) != "resources/") return {};
+    const json& rest = params_.rest();
+    if (!rest.is_object()) return {};
+    auto u = rest.find("uri");
+    return u != rest.end() && u->is_string() ? std::string_view(u->get_ref<const std::string&>()) : std::string_view();
   }
-  // The request's params whole.
+  // The request's params whole. A tools/call's arguments are then built as a tree: a typed tool
+  // takes the slower road, and views from tool_name() and prompt_name() taken before are void.
   const json& params() { return params_.tree(); }
   // The handler's context: the request id, the client, _meta, trace context, progress, logging.
   context& ctx() { return ctx_; }
@@ -61,6 +66,15 @@ class request_info {
   friend class server;
   request_info(std::string_view method, detail::request_params& params, context& ctx)
       : method_(method), params_(params), ctx_(ctx), started_(std::chrono::steady_clock::now()) {}
+
+  // params.name: set apart by the reader, else in the rest.
+  std::string_view name_param() const {
+    if (const std::string* n = params_.name()) return *n;
+    const json& rest = params_.rest();
+    if (!rest.is_object()) return {};
+    auto n = rest.find("name");
+    return n != rest.end() && n->is_string() ? std::string_view(n->get_ref<const std::string&>()) : std::string_view();
+  }
 
   std::string_view method_;
   detail::request_params& params_;

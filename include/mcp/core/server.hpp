@@ -111,6 +111,15 @@ struct server_options {
   std::size_t large_calls_at_once = 0;
 };
 
+// A 2025-era session as it ends (server::on_session_end): one that was initialized, over a
+// connection that closed (stdio at end of input, HTTP at DELETE, expiry or shutdown).
+struct session_summary {
+  std::chrono::steady_clock::duration duration{};  // from the connection's start to its end
+  std::string protocol_version;                     // negotiated at initialize
+  std::string network_transport;                    // connection::set_transport's, maybe empty
+  std::string session_id;                           // the transport's, maybe empty
+};
+
 // A handler-independent description of one request method. Tools, resources and prompts are
 // built on these; servers may add their own methods too. `call` runs concurrently with other
 // handlers (see server).
@@ -229,6 +238,10 @@ class server {
   // Every tool's counters and latency histogram as Prometheus text (exposition format 0.0.4),
   // labelled by tool name; HTTP's /metrics serves it, its own counters after it.
   std::string metrics_text() const;
+  // Adds text to metrics_text(), after the tools' counters: `text` is called on every scrape, from
+  // the thread that reads the page, and must return whole Prometheus metric families (telemetry,
+  // ext/telemetry.hpp, adds its histograms this way).
+  server& metrics_source(std::function<std::string()> text);
 
   // Resources: one fixed URI, or a family named by a URI template. The handler takes nothing or
   // (context&); a template's handler first takes its variables, as a std::map<std::string,
@@ -289,6 +302,9 @@ class server {
   // resource URI. Each call adds a hook; hooks run in the order added.
   server& on_notification(std::string method, std::function<void(const json& params, const client_state& client)> fn);
   server& on_subscription(std::function<void(const std::string& uri, bool subscribed)> fn);
+  // on_session_end: called once for every initialized 2025-era session when its connection closes,
+  // on the thread that closes it. Each call adds a hook.
+  server& on_session_end(std::function<void(const session_summary&)> fn);
 
   // notifications/message to every initialized 2025-era session whose level lets it through (a
   // 2026-07-28 client has no session: it gets logs inside its requests, through context::log).
@@ -332,6 +348,8 @@ class server {
   friend class context;  // keep_open
   friend struct detail::server_access;
 
+  // connection::close of an initialized session: the on_session_end hooks.
+  void session_ended(const detail::session& s);
   // What a connection hands over: one message from the client of `s`, its replies to `replies`.
   void receive(const std::shared_ptr<detail::session>& s, message& m, const std::shared_ptr<outbound>& replies);
   // The checks a 2026-07-28 request passes before its handler runs (connection::check_stateless).
@@ -472,6 +490,8 @@ class server {
   std::map<std::string, std::vector<std::function<void(const json&, const client_state&)>>, std::less<>>
       notification_hooks_;
   std::vector<std::function<void(const std::string&, bool)>> subscription_hooks_;
+  std::vector<std::function<void(const session_summary&)>> session_end_hooks_;
+  std::vector<std::function<std::string()>> metrics_sources_;
   std::map<std::string, std::shared_ptr<const detail::method_entry>, std::less<>> methods_;
   std::vector<std::shared_ptr<const detail::registered_tool>> tools_;  // in registration order
   std::map<std::string, std::shared_ptr<const detail::registered_tool>, std::less<>> tool_index_;  // by name

@@ -21,6 +21,11 @@ struct trace_context {
   std::string tracestate;  // as sent, when a traceparent came with it
 
   bool sampled() const { return (flags & 1) != 0; }
+  // The traceparent header value: "00-<trace id>-<parent id>-<flags>".
+  std::string traceparent() const {
+    static constexpr char hex[] = "0123456789abcdef";
+    return "00-" + trace_id + "-" + parent_id + "-" + hex[flags >> 4] + hex[flags & 0xF];
+  }
 
   // nullopt for anything that is not a valid version-00 traceparent (the trace then starts here).
   static std::optional<trace_context> parse(std::string_view traceparent, std::string_view tracestate = {}) {

@@ -14,6 +14,7 @@
 #include <mcp/core/port.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -206,11 +207,24 @@ class session : public std::enable_shared_from_this<session> {
   }
 
   // Ends the session: in-flight work sees a cancellation and nothing more is sent to the client.
-  void close() {
+  // Returns the phase it was in (closed: an earlier call ended it).
+  phase close() {
     std::lock_guard lock(mutex_);
+    const phase was = phase_;
     phase_ = phase::closed;
     for (auto& [k, state] : in_flight_) mark_cancelled(*state);
+    return was;
   }
+
+  // What the transport says of itself (connection::set_transport), set before the first message
+  // and never changed after, so requests read it without a lock.
+  void set_transport(std::string network_transport, std::string session_id) {
+    network_transport_ = std::move(network_transport);
+    transport_session_id_ = std::move(session_id);
+  }
+  const std::string& network_transport() const { return network_transport_; }
+  const std::string& transport_session_id() const { return transport_session_id_; }
+  std::chrono::steady_clock::time_point opened() const { return opened_; }
   bool closed() const { return current_phase() == phase::closed; }
 
  private:
@@ -229,6 +243,9 @@ class session : public std::enable_shared_from_this<session> {
 
   std::shared_ptr<outbound> out_;
   executor run_;
+  std::string network_transport_;     // "pipe", "tcp", "unix"; empty when the transport did not say
+  std::string transport_session_id_;  // HTTP's Mcp-Session-Id; empty without one
+  std::chrono::steady_clock::time_point opened_ = std::chrono::steady_clock::now();
   mutable std::mutex mutex_;
   mutable std::string key_;  // under mutex_
   phase phase_ = phase::awaiting_initialize;

@@ -233,6 +233,45 @@ MCP_DECL server& server::on_subscription(std::function<void(const std::string& u
   return *this;
 }
 
+MCP_DECL server& server::on_session_end(std::function<void(const session_summary&)> fn) {
+  if (!fn) throw definition_error("A session hook must be a callable, not empty");
+  std::unique_lock lock(registry_mutex_);
+  session_end_hooks_.push_back(std::move(fn));
+  return *this;
+}
+
+MCP_DECL server& server::metrics_source(std::function<std::string()> text) {
+  if (!text) throw definition_error("A metrics source must be a callable, not empty");
+  std::unique_lock lock(registry_mutex_);
+  metrics_sources_.push_back(std::move(text));
+  return *this;
+}
+
+MCP_DECL void server::session_ended(const detail::session& s) {
+  std::vector<std::function<void(const session_summary&)>> hooks;
+  {
+    std::shared_lock lock(registry_mutex_);
+    if (session_end_hooks_.empty()) return;
+    hooks = session_end_hooks_;
+  }
+  const auto client = s.client_ptr();
+  if (client->sessionless || client->stateless) return;  // HTTP without sessions: each POST stands alone
+  session_summary summary;
+  summary.duration = std::chrono::steady_clock::now() - s.opened();
+  summary.protocol_version = client->protocol_version;
+  summary.network_transport = s.network_transport();
+  summary.session_id = s.transport_session_id();
+  for (const auto& hook : hooks) {
+    try {
+      hook(summary);
+    } catch (const std::exception& e) {  // a hook runs in a destructor's path: nothing may escape
+      log_diagnostic(std::string("a session hook threw: ") + e.what());
+    } catch (...) {
+      log_diagnostic("a session hook threw");
+    }
+  }
+}
+
 MCP_DECL void server::log(log_level level, json data, const std::string& logger) {
   json params{{"level", to_string(level)}, {"data", std::move(data)}};
   if (!logger.empty()) params["logger"] = logger;
@@ -965,9 +1004,11 @@ inline std::string prometheus_seconds(std::uint64_t us) {
 
 MCP_DECL std::string server::metrics_text() const {
   std::vector<std::pair<std::string, tool_metrics>> tools;
+  std::vector<std::function<std::string()>> sources;
   {
     std::shared_lock lock(registry_mutex_);
     for (const auto& t : tools_) tools.emplace_back(t->def.name, t->stats->snapshot());
+    sources = metrics_sources_;
   }
   std::ostringstream out;
   auto counter = [&](const char* name, const char* help, auto field) {
@@ -1001,6 +1042,7 @@ MCP_DECL std::string server::metrics_text() const {
     out << "mcp_tool_latency_seconds_sum{tool=\"" << l << "\"} " << detail::prometheus_seconds(m.latency_sum_us) << '\n';
     out << "mcp_tool_latency_seconds_count{tool=\"" << l << "\"} " << m.latency_count << '\n';
   }
+  for (const auto& source : sources) out << source();
   return out.str();
 }
 

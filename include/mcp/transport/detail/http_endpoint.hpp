@@ -683,6 +683,7 @@ class endpoint {
   void post_stateless(const std::shared_ptr<exchange>& ex, message in, bool is_initialize,
                       const std::optional<std::string>& header_version) {
     auto core = std::make_shared<mcp::connection>(srv_, std::make_shared<discard_outbound>(), run_);
+    core->set_transport("tcp");
     if (!is_initialize) core->serve_sessionless(header_version.value_or(std::string(latest_protocol_version)));
     if (!in.is_request()) return post_no_reply(ex, *core, std::move(in));
     post_reply::setup setup;
@@ -738,6 +739,7 @@ class endpoint {
       return refuse(400, nullptr, error_code::invalid_request, "Invalid request: \"id\" must be a string or an integer");
 
     auto core = std::make_shared<mcp::connection>(srv_, std::make_shared<discard_outbound>(), run_);
+    core->set_transport("tcp");
     const header_lookup headers = [&req](std::string_view lower) -> std::optional<std::string> {
       if (auto v = req.headers.get(lower)) return std::string(*v);
       return std::nullopt;

@@ -224,7 +224,11 @@ class http_session {
         events_(std::move(events)),
         standalone_(std::make_shared<event_stream>("g", replay_events)),
         core_(std::make_shared<mcp::connection>(srv, std::make_shared<stream_outbound>(standalone_), std::move(run))),
-        last_used_(clock::now().time_since_epoch().count()) {}
+        last_used_(clock::now().time_since_epoch().count()) {
+    // HTTP runs over TCP in the SDK's listener and in the hosts it is mounted in; a Unix socket
+    // listener also says tcp here (telemetry's network.transport), which only the listener knows.
+    core_->set_transport("tcp", id_);
+  }
 
   const std::string& id() const noexcept { return id_; }
   const std::string& owner() const noexcept { return owner_; }

@@ -263,7 +263,9 @@ class stdio_reader {
         watchdog_(1 + thread_pool::stamps(limits_of(options)), budget_of(options)), busy_(watchdog_[0]),
         pool_(limits_of(options), watchdog_, 1),
         connection_(srv, out_, [this](std::function<void()> job) { execute(std::move(job)); }),
-        srv_(srv), chunk_(new char[chunk_size]) {}
+        srv_(srv), chunk_(new char[chunk_size]) {
+    connection_.set_transport("pipe");  // OpenTelemetry's network.transport for stdio
+  }
   stdio_reader(const stdio_reader&) = delete;
   stdio_reader& operator=(const stdio_reader&) = delete;
   // The watchdog's thread uses everything here (the pool's check() too): it ends first.
