@@ -49,8 +49,14 @@ class asio_tls_layer final : public tls_layer {
     stream_.async_handshake(asio::ssl::stream_base::server, std::move(fn));
   }
   void async_read_some(asio::mutable_buffer into, done fn) override { stream_.async_read_some(into, std::move(fn)); }
-  void async_write(std::vector<asio::const_buffer> from, done fn) override {
-    asio::async_write(stream_, std::move(from), std::move(fn));
+  void async_write(std::vector<asio::const_buffer> from, done fn, std::function<void()> progress) override {
+    asio::async_write(
+        stream_, std::move(from),
+        [progress = std::move(progress)](const asio::error_code& ec, std::size_t written) {
+          if (written > 0 && progress) progress();  // after each record written (and with 0 before the first)
+          return asio::transfer_all()(ec, written);
+        },
+        std::move(fn));
   }
 
  private:

@@ -416,22 +416,28 @@ inline bool status_has_body(int status) noexcept {
 
 }  // namespace serialize_detail
 
-// A whole response: status line, headers, Content-Length, body; appended to `out`.
-inline void serialize_to(const response& r, std::string& out) {
+// A response's head: status line, headers, Content-Length, the blank line; appended to `out`.
+// True when r.body follows it (false for a status that has no body: the body is dropped).
+inline bool serialize_head_to(const response& r, std::string& out) {
   namespace sd = serialize_detail;
-  out.reserve(out.size() + 128 + r.body.size());
   sd::append_status_line(out, r);
   sd::append_fields(out, r.headers, {"Content-Length", "Transfer-Encoding"});
   const int status = (r.status >= 100 && r.status <= 599) ? r.status : 500;
-  if (sd::status_has_body(status)) {
-    char length[24];
-    const auto end = std::to_chars(length, length + sizeof length, r.body.size()).ptr;
-    sd::append_field(out, "Content-Length", std::string_view(length, static_cast<std::size_t>(end - length)));
+  if (!sd::status_has_body(status)) {
     out += "\r\n";
-    out += r.body;
-  } else {
-    out += "\r\n";
+    return false;
   }
+  char length[24];
+  const auto end = std::to_chars(length, length + sizeof length, r.body.size()).ptr;
+  sd::append_field(out, "Content-Length", std::string_view(length, static_cast<std::size_t>(end - length)));
+  out += "\r\n";
+  return true;
+}
+
+// A whole response: its head, then its body; appended to `out`.
+inline void serialize_to(const response& r, std::string& out) {
+  out.reserve(out.size() + 128 + r.body.size());
+  if (serialize_head_to(r, out)) out += r.body;
 }
 inline std::string serialize(const response& r) {
   std::string out;
