@@ -374,14 +374,16 @@ class connection : public std::enable_shared_from_this<connection> {
     if (head_request_) r.body.clear();
     count(r.status);
     wire_.clear();
-    if (r.body.size() <= kept_wire_capacity) {
-      serialize_to(r, wire_);
-      write_or_queue(wire_);
-    } else if (serialize_head_to(r, wire_)) {
-      write_or_queue(wire_, std::move(r.body));
-    } else {
-      write_or_queue(wire_);
-    }
+    if (r.body.size() > kept_wire_capacity) return respond_large(std::move(r));
+    serialize_to(r, wire_);
+    write_or_queue(wire_);
+    finish_exchange();
+  }
+
+  // A body larger than kept_wire_capacity: written from where it is, never copied into wire_.
+  void respond_large(response r) {
+    if (serialize_head_to(r, wire_)) write_or_queue(wire_, std::move(r.body));
+    else write_or_queue(wire_);
     finish_exchange();
   }
 
