@@ -180,7 +180,7 @@ TEST_CASE("https: a verified client's JSON and SSE answers on one connection; no
   mcp::http::options o;
   o.port = 0;
   o.read_timeout = std::chrono::seconds(1);
-  mcp::http::use_tls(o, {certificate.cert, certificate.key});
+  o.tls = mcp::http::make_tls({certificate.cert, certificate.key});
   test::serving listener(srv, o);
 
   tls_client client(listener.port(), certificate.cert);
@@ -219,6 +219,27 @@ TEST_CASE("https: a verified client's JSON and SSE answers on one connection; no
   CHECK(again.post({{"jsonrpc", "2.0"}, {"id", 3}, {"method", "ping"}}, session).status == 200);
 }
 
+TEST_CASE("https: make_tls names the file it cannot use; one setting serves two listeners") {
+  throwaway_certificate certificate;
+  try {
+    (void)mcp::http::make_tls({certificate.cert, certificate.cert + ".missing"});
+    FAIL("make_tls took a key file that does not exist");
+  } catch (const std::system_error& e) {
+    CHECK(std::string(e.what()).find("'" + certificate.cert + ".missing'") != std::string::npos);
+  }
+  mcp::server srv{mcp::server_info{"tls-test", "1.0.0"}, quiet()};
+  mcp::http::options o;
+  o.port = 0;
+  o.tls = mcp::http::make_tls({certificate.cert, certificate.key});
+  test::serving first(srv, o);
+  test::serving second(srv, o);
+  for (const auto port : {first.port(), second.port()}) {
+    tls_client client(port, certificate.cert);
+    auto init = client.post({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"}, {"params", init_params}});
+    CHECK(init.status == 200);
+  }
+}
+
 TEST_CASE("https: a large answer read slowly is served past write_timeout; one never read is let go at it") {
   throwaway_certificate certificate;
   std::atomic<int> cut{0};
@@ -232,7 +253,7 @@ TEST_CASE("https: a large answer read slowly is served past write_timeout; one n
   mcp::http::options o;
   o.port = 0;
   o.write_timeout = 1s;
-  mcp::http::use_tls(o, {certificate.cert, certificate.key});
+  o.tls = mcp::http::make_tls({certificate.cert, certificate.key});
   test::serving listener(srv, o);
   const json call = {{"jsonrpc", "2.0"}, {"method", "tools/call"}, {"params", {{"name", "big"}, {"arguments", json::object()}}}};
   auto with_id = [&](int id) {

@@ -26,9 +26,8 @@
 
 #include <mcp/config.hpp>
 
-#include <mcp/transport/detail/http_connection.hpp>
-#include <mcp/transport/detail/http_parser.hpp>
 #include <mcp/transport/http_handler.hpp>
+#include <mcp/transport/http_types.hpp>
 #include <mcp/json/json.hpp>
 #include <mcp/core/server.hpp>
 
@@ -69,7 +68,7 @@ struct options : handler_options {
   // while handlers have lately taken over 100 us on average, one more thread serves beside the io
   // threads, so long calls use a free core; short ones keep the io threads to themselves.
   std::chrono::microseconds inline_budget = std::chrono::milliseconds(1);
-  detail::http::http_limits limits;           // 431/413/414 limits; chunk extensions (400)
+  mcp::http::limits limits;                   // 431/413/414 limits; chunk extensions (400)
   std::chrono::seconds read_timeout{30};      // a request must arrive whole within this
   std::chrono::seconds idle_timeout{120};     // keep-alive connection idle limit
   // A response's bytes waiting for a client that takes none of them for this long: the connection
@@ -87,8 +86,9 @@ struct options : handler_options {
   // to answer before their connections are closed (after write_timeout more at most for what is
   // queued; a second signal stops at once).
   std::chrono::milliseconds shutdown_grace = std::chrono::seconds(10);
-  // HTTPS: set by mcp::http::use_tls (transport/https.hpp, which needs OpenSSL). Null: plain HTTP.
-  detail::http::tls_factory tls;
+  // HTTPS: mcp::http::make_tls({chain, key}) (transport/https.hpp, which needs OpenSSL). Null:
+  // plain HTTP.
+  std::shared_ptr<const tls_setup> tls;
 };
 
 // Binds in the constructor (std::system_error naming the address when it cannot). Two ways to run:

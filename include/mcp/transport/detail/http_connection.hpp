@@ -66,7 +66,13 @@ class tls_layer {
   // All of it; `progress` is called on the strand each time some of it was written.
   virtual void async_write(std::vector<asio::const_buffer> from, done fn, std::function<void()> progress) = 0;
 };
-using tls_factory = std::function<std::unique_ptr<tls_layer>(asio::generic::stream_protocol::socket&)>;
+
+// What a public mcp::http::tls_setup is (https.hpp makes the one kind there is, over OpenSSL):
+// opens each connection's TLS layer. Called from every connection's strand at once.
+class tls_opener : public ::mcp::http::tls_setup {
+ public:
+  virtual std::unique_ptr<tls_layer> open(asio::generic::stream_protocol::socket& socket) const = 0;
+};
 
 struct connection_settings {
   http_limits limits;
@@ -74,7 +80,7 @@ struct connection_settings {
   std::chrono::milliseconds idle_timeout{120000};
   std::chrono::milliseconds write_timeout{30000};  // zero: never
   std::chrono::milliseconds sse_keepalive{15000};  // zero: never
-  tls_factory tls;                                 // null: plain HTTP
+  std::shared_ptr<const tls_opener> tls;           // null: plain HTTP
 };
 
 // What a connection reports to its owner. Every hook is called on the connection's strand.
@@ -166,7 +172,7 @@ class connection : public std::enable_shared_from_this<connection> {
         settings_(settings),
         hooks_(hooks),
         parser_(settings.limits),
-        tls_(settings.tls ? settings.tls(socket_) : nullptr) {}
+        tls_(settings.tls ? settings.tls->open(socket_) : nullptr) {}
 
   void start() {
     asio::post(strand_, [self = shared_from_this()] {

@@ -72,7 +72,7 @@ class listener_impl : public std::enable_shared_from_this<listener_impl> {
     settings_.idle_timeout = opts_.idle_timeout;
     settings_.write_timeout = opts_.write_timeout;
     settings_.sse_keepalive = opts_.sse_keepalive;
-    settings_.tls = opts_.tls;
+    settings_.tls = std::static_pointer_cast<const tls_opener>(opts_.tls);  // the only kind of tls_setup
     // Its own loop runs until stopped. The caller's runs as long as the caller wants: a guard taken
     // and dropped there would even stop it (asio stops a loop whose work count falls to zero).
     if (!external_) work_.emplace(asio::make_work_guard(io_));
