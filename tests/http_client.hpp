@@ -126,9 +126,12 @@ struct http_response {
 
 class http_connection {
  public:
-  explicit http_connection(unsigned short port) {
+  // `receive_buffer` (bytes, before connecting: it sets the window the server sees): a client
+  // whose kernel takes little of an answer it does not read, so the server really holds the rest.
+  explicit http_connection(unsigned short port, int receive_buffer = 0) {
     fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
     if (fd_ < 0) throw std::runtime_error("socket failed");
+    if (receive_buffer > 0) ::setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &receive_buffer, sizeof receive_buffer);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_port = htons(port);
@@ -214,6 +217,22 @@ class http_connection {
   }
 
   const std::string& unread() const { return buf_; }
+
+  // Takes at most `max_bytes` off the socket (a client that reads slowly), kept for read().
+  // How many arrived: 0 when none did within the timeout or the server closed.
+  std::size_t receive_some(std::size_t max_bytes, std::chrono::milliseconds timeout) {
+    if (peer_closed_) return 0;
+    pollfd p{fd_, POLLIN, 0};
+    if (::poll(&p, 1, static_cast<int>(timeout.count())) <= 0) return 0;
+    char chunk[65536];
+    const ssize_t n = ::recv(fd_, chunk, std::min(max_bytes, sizeof chunk), 0);
+    if (n <= 0) {
+      peer_closed_ = true;
+      return 0;
+    }
+    buf_.append(chunk, static_cast<std::size_t>(n));
+    return static_cast<std::size_t>(n);
+  }
 
  private:
   enum class framing { unknown, length, chunked, until_close, none };

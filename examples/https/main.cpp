@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
   options.host = where->first;
   options.port = where->second;
   try {
-    mcp::http::use_tls(options, tls);
+    options.tls = mcp::http::make_tls(tls);
   } catch (const std::exception& e) {
     std::cerr << "https_notes: " << e.what() << "\n";
     return 1;

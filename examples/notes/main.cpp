@@ -10,6 +10,7 @@
 
 #include "tools.hpp"
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -44,6 +45,7 @@ std::string default_store_path() {
 
 const char* usage =
     "Usage: notes [--store PATH] [--http HOST:PORT | --http unix:PATH] [--metrics] [--legacy]\n"
+    "             [--shutdown-grace SECONDS] [--write-timeout SECONDS]\n"
     "\n"
     "An MCP server that keeps notes in one JSON file, speaking MCP on stdin/stdout.\n"
     "\n"
@@ -58,11 +60,24 @@ const char* usage =
     "                    OpenTelemetry MCP histograms (mcp_server_operation_duration_seconds)\n"
     "  --legacy          serve MCP 2025-11-25 only (every client must initialize),\n"
     "                    not the stateless 2026-07-28 revision beside it (nor its note_changed events)\n"
+    "  --shutdown-grace SECONDS  HTTP: on SIGINT or SIGTERM, how long running calls get to\n"
+    "                    answer (default 10; a second signal stops at once)\n"
+    "  --write-timeout SECONDS   HTTP: a client that takes none of its answer's bytes for\n"
+    "                    this long is disconnected (default 30)\n"
     "  --help            this text\n";
 
 }  // namespace notes
 
 int main(int argc, char** argv) {
+  mcp::http::options options;
+  // "1.5" -> 1500 ms; false for anything but a number of seconds from 0 to a day.
+  auto seconds = [](const char* text, std::chrono::milliseconds& out) {
+    char* end = nullptr;
+    const double s = std::strtod(text, &end);
+    if (end == text || *end != '\0' || !(s >= 0 && s <= 86400)) return false;
+    out = std::chrono::milliseconds(static_cast<long long>(s * 1000));
+    return true;
+  };
   std::string store_path;
   std::optional<std::pair<std::string, unsigned short>> http_address;
   std::string unix_socket;
@@ -77,6 +92,11 @@ int main(int argc, char** argv) {
       metrics = true;
     } else if (arg == "--legacy") {
       legacy_only = true;
+    } else if ((arg == "--shutdown-grace" || arg == "--write-timeout") && i + 1 < argc) {
+      if (!seconds(argv[++i], arg == "--shutdown-grace" ? options.shutdown_grace : options.write_timeout)) {
+        std::cerr << "notes: " << arg << " wants a number of seconds, not '" << argv[i] << "'\n";
+        return 2;
+      }
     } else if (arg == "--store" && i + 1 < argc) {
       store_path = argv[++i];
     } else if (arg == "--http" && i + 1 < argc && std::string_view(argv[i + 1]).substr(0, 5) == "unix:") {
@@ -128,7 +148,6 @@ int main(int argc, char** argv) {
     note_changed.emit({title, change});
   });
   if (http_address || !unix_socket.empty()) {
-    mcp::http::options options;
     if (http_address) {
       options.host = http_address->first;
       options.port = http_address->second;

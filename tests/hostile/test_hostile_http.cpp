@@ -1,11 +1,13 @@
 // Hostile HTTP clients against a real mcp::http::listener on 127.0.0.1 over real sockets: many
 // slowloris clients, a client that never reads its SSE stream, clients that leave mid-request,
 // mid-response and mid-stream, 10,000 idle sessions that must be held and then expire, chunk
-// framing a lenient parser would accept, and a resource URI that tries to climb out of its folder.
+// framing a lenient parser would accept, a resource URI that tries to climb out of its folder, and
+// clients that stop reading a large answer (in-process, and `notes --http` stopped by SIGTERM).
 // The 413/414/431 limits are covered in tests/unit/test_http.cpp and not repeated here.
 // Catch2 assertions stay on the main thread; helper threads only count.
 #include "catch.hpp"
 #include "http_client.hpp"
+#include "subprocess.hpp"
 
 #include <mcp/tools/features.hpp>
 #include <mcp/transport/http.hpp>
@@ -14,7 +16,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -51,9 +55,9 @@ constexpr bool sanitized = false;
 // (ASan keeps freed memory in quarantine).
 constexpr auto slack = sanitized ? 5 : 1;
 
-// VmRSS of this process in KiB.
-long rss_kib() {
-  std::ifstream status("/proc/self/status");
+// VmRSS of a process (this one by default) in KiB; -1 if it cannot be read.
+long rss_kib(const std::string& pid = "self") {
+  std::ifstream status("/proc/" + pid + "/status");
   std::string line;
   while (std::getline(status, line))
     if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
@@ -69,6 +73,19 @@ void trim_heap() {
 #endif
 }
 
+// The heap this process has allocated and not freed, in KiB (glibc's mallinfo2, every arena); -1
+// where it cannot be read. Exact where RSS is not: malloc_trim leaves a thread arena's free top
+// resident (12 unread 7 MB answers, all freed: RSS still +7 to +68 MiB from run to run, the heap
+// in use +0.1 MiB).
+long heap_kib() {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+  const auto m = mallinfo2();
+  return static_cast<long>((m.uordblks + m.hblkhd) / 1024);
+#else
+  return -1;
+#endif
+}
+
 json text_result(const std::string& text) { return {{"content", json::array({{{"type", "text"}, {"text", text}}})}}; }
 
 // What the tools saw, for the test to check afterwards.
@@ -79,10 +96,22 @@ struct probe {
   std::atomic<long long> flood_events{0};
 };
 
-// A listener with tools that take their time, talk while they work, or talk a lot.
+// What the server logged, kept off stderr.
+struct log_lines {
+  std::mutex mutex;
+  std::vector<std::string> lines;
+  int count(const std::string& part) {
+    std::lock_guard lock(mutex);
+    return static_cast<int>(std::count_if(lines.begin(), lines.end(),
+                                          [&](const std::string& l) { return l.find(part) != std::string::npos; }));
+  }
+};
+
+// A listener with tools that take their time, talk while they work, talk a lot, or answer a lot.
 struct served {
   probe seen;
-  mcp::server srv{info(), quiet()};
+  log_lines log;
+  mcp::server srv{info(), quiet(log)};
   std::unique_ptr<mcp::http::listener> listener;
   std::thread thread;
 
@@ -109,6 +138,13 @@ struct served {
       if (ctx.cancelled()) ++seen.saw_cancel;
       ++seen.finished;
       return text_result("ticked " + std::to_string(tick));
+    });
+    // One text of `size` bytes: a large answer.
+    add("big", [this](const json& args, mcp::context&) {
+      ++seen.started;
+      json out = text_result(std::string(args.value("size", 1 << 20), 'x'));
+      ++seen.finished;
+      return out;
     });
     // `count` progress notifications of `size` bytes each, as fast as it can.
     add("flood", [this](const json& args, mcp::context& ctx) {
@@ -149,9 +185,12 @@ struct served {
     i.version = "1.0.0";
     return i;
   }
-  static mcp::server_options quiet() {
+  static mcp::server_options quiet(log_lines& log) {
     mcp::server_options o;
-    o.log_sink = [](std::string_view) {};
+    o.log_sink = [&log](std::string_view text) {
+      std::lock_guard lock(log.mutex);
+      log.lines.emplace_back(text);
+    };
     return o;
   }
 };
@@ -188,7 +227,8 @@ struct client {
   std::string session;
   long long next_id = 1;
 
-  explicit client(unsigned short port) : conn(port) {}
+  // receive_buffer: see test::http_connection.
+  explicit client(unsigned short port, int receive_buffer = 0) : conn(port, receive_buffer) {}
 
   // True when the session is open and initialized.
   bool initialize() {
@@ -671,3 +711,269 @@ TEST_CASE("hostile http: a template variable that decodes to '/', '..' or NUL is
   }
   CHECK(reads == 1);
 }
+
+// ---- clients that stop reading a large answer ----------------------------------------------------
+
+namespace hostile_http {
+
+// A client's receive buffer small enough that the server, not the client's kernel, holds an answer
+// it does not read (Linux doubles it, and raises it to its minimum).
+constexpr int small_receive_buffer = 4096;
+// The size of the answers the outside runs left unread (read_note of a large note).
+constexpr int large_answer = 7 * 1000 * 1000;
+
+// Reads `c`'s answer slowly, `bytes` every `pause`, on a thread of its own, until stopped or the
+// server closes; counts what arrived.
+struct trickle {
+  test::http_connection& conn;
+  std::atomic<bool> go{true};
+  std::atomic<long long> received{0};
+  std::atomic<bool> closed{false};
+  std::thread thread;
+  trickle(test::http_connection& c, std::size_t bytes, std::chrono::milliseconds pause) : conn(c) {
+    thread = std::thread([this, bytes, pause] {
+      while (go) {
+        const std::size_t n = conn.receive_some(bytes, 200ms);
+        if (n == 0 && conn.wait_closed(0ms)) {
+          closed = true;
+          return;
+        }
+        received += static_cast<long long>(n);
+        std::this_thread::sleep_for(pause);
+      }
+    });
+  }
+  ~trickle() { stop(); }
+  void stop() {
+    go = false;
+    if (thread.joinable()) thread.join();
+  }
+};
+
+}  // namespace hostile_http
+
+TEST_CASE("hostile http: answers never read are let go after write_timeout, although the idle timer waits",
+          "[hostile][http][slow_reader]") {
+  constexpr int readers = 12;
+  mcp::http::options o;
+  o.write_timeout = 1s;
+  o.idle_timeout = 1s;  // neither of these ends such a connection: the idle timer waits for the write
+  o.read_timeout = 1s;
+  served s(o);
+  std::string session;
+  {
+    client c(s.port());
+    REQUIRE(c.initialize());
+    session = c.session;
+    REQUIRE(c.request("tools/call", call("big", {{"size", large_answer}})).complete);
+  }
+  REQUIRE(eventually([&] { return open_connections(s.port()) == 0; }, 5s * slack));
+  trim_heap();
+  const long rss_before = rss_kib(), heap_before = heap_kib();
+
+  // Twelve clients each ask for a large answer and read none of it.
+  std::vector<std::unique_ptr<client>> stalled;
+  for (int i = 0; i < readers; ++i) {
+    stalled.push_back(std::make_unique<client>(s.port(), small_receive_buffer));
+    stalled.back()->session = session;
+    stalled.back()->next_id = 100 + i;  // ids are the session's: one in use is refused
+    stalled.back()->send("tools/call", call("big", {{"size", large_answer}}));
+  }
+  REQUIRE(eventually([&] { return s.seen.finished.load() == 1 + readers; }, 30s * slack));
+  const auto t0 = std::chrono::steady_clock::now();
+  std::this_thread::sleep_for(200ms);  // the answers reach their connections
+  trim_heap();
+  const long rss_held = rss_kib(), heap_held = heap_kib();
+  CHECK(open_connections(s.port()) == readers);
+
+  const bool closed = eventually([&] { return open_connections(s.port()) == 0; }, 10s * slack);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  trim_heap();
+  const long rss_after = rss_kib(), heap_after = heap_kib();
+  CHECK(closed);
+  CHECK(s.log.count("the client took no bytes for write_timeout") == readers);
+  for (auto& k : stalled) {
+    const auto r = k->conn.read(5s * slack);  // what had reached the socket, then the close
+    CHECK(r.status == 200);
+    CHECK_FALSE(r.complete);
+    CHECK(k->conn.wait_closed(5s * slack));
+  }
+  client after(s.port());
+  after.session = session;
+  after.next_id = 1000;
+  CHECK(after.request("ping").status == 200);
+  std::printf("figure: %d answers of %.1f MB never read: RSS +%.1f MiB (heap +%.1f MiB) while held, +%.1f MiB "
+              "(heap +%.1f MiB) once their connections were closed (write_timeout 1 s; %.1f s after they were "
+              "answered)\n",
+              readers, large_answer / 1e6, mib(rss_held - rss_before), mib(heap_held - heap_before),
+              mib(rss_after - rss_before), mib(heap_after - heap_before), took);
+  // What is let go is read from the heap: RSS after frees varies too much (heap_kib()).
+  if (!sanitized) {
+    CHECK(mib(rss_held - rss_before) > 40);  // the server really held them: the test shows something
+    if (heap_before >= 0) {
+      CHECK(mib(heap_held - heap_before) > 40);
+      CHECK(mib(heap_after - heap_before) < 8);
+    } else {
+      CHECK(rss_after - rss_before < (rss_held - rss_before) / 2);
+    }
+  }
+}
+
+TEST_CASE("hostile http: a client that reads slowly but steadily is served past write_timeout",
+          "[hostile][http][slow_reader]") {
+  mcp::http::options o;
+  o.write_timeout = 1s;
+  served s(o);
+  // A receive buffer small enough that most of the answer waits in the server, large enough for
+  // TCP to keep moving: through a tiny one (4 KiB), loopback TCP stalls for seconds at a time.
+  client c(s.port(), 256 * 1024);
+  REQUIRE(c.initialize());
+  const auto t0 = std::chrono::steady_clock::now();
+  c.send("tools/call", call("big", {{"size", large_answer}}));
+  test::http_response r;
+  {
+    trickle slow(c.conn, 16 * 1024, 10ms);  // at most 1.6 MB/s
+    REQUIRE(eventually([&] { return slow.closed || slow.received >= large_answer; }, 60s * slack));
+    slow.stop();
+    CHECK_FALSE(slow.closed);
+  }
+  r = c.conn.read(10s * slack);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(r.status == 200);
+  CHECK(r.complete);
+  CHECK(r.body.size() > static_cast<std::size_t>(large_answer));
+  CHECK(took > 2.0);  // longer than write_timeout: the deadline moved while the client read
+  CHECK(s.log.count("the client took no bytes") == 0);
+  CHECK(c.request("ping").status == 200);
+  std::printf("figure: a %.1f MB answer read slowly in %.1f s with write_timeout 1 s: %s\n", large_answer / 1e6, took,
+              r.complete ? "served whole" : "cut off");
+}
+
+TEST_CASE("hostile http: keep-alive connections keep no copy of their last large answer",
+          "[hostile][http][slow_reader]") {
+  constexpr int readers = 12;
+  served s;
+  client c(s.port());
+  REQUIRE(c.initialize());
+  REQUIRE(c.request("tools/call", call("big", {{"size", large_answer}})).complete);
+  trim_heap();
+  const long rss_before = rss_kib(), heap_before = heap_kib();
+  std::vector<std::unique_ptr<client>> idle;
+  for (int i = 0; i < readers; ++i) {
+    idle.push_back(std::make_unique<client>(s.port()));
+    idle.back()->session = c.session;
+    idle.back()->next_id = 100 + 10 * i;
+    const auto r = idle.back()->request("tools/call", call("big", {{"size", large_answer}}));
+    CHECK(r.complete);
+    CHECK(r.body.size() > static_cast<std::size_t>(large_answer));
+  }
+  trim_heap();
+  const long rss_idle = rss_kib(), heap_idle = heap_kib();
+  CHECK(open_connections(s.port()) == 1 + readers);  // all still open, idle
+  for (auto& k : idle) CHECK(k->request("ping").status == 200);
+  std::printf("figure: %d idle keep-alive connections after a %.1f MB answer each: RSS %+.1f MiB, heap %+.1f MiB\n",
+              readers, large_answer / 1e6, mib(rss_idle - rss_before), mib(heap_idle - heap_before));
+  if (!sanitized) {  // a copy each: +80 MiB
+    if (heap_before >= 0) CHECK(mib(heap_idle - heap_before) < 8);
+    else CHECK(mib(rss_idle - rss_before) < 40);
+  }
+}
+
+#if defined(MCP_NOTES_BINARY)
+namespace hostile_http {
+
+// `notes --http` on a free port of 127.0.0.1, with a store in a folder of its own and a note
+// whose read_note answer is about 7 MB.
+struct notes_http {
+  std::string dir;
+  unsigned short port = test::free_port();
+  std::unique_ptr<test::subprocess> proc;
+  std::string session;
+
+  explicit notes_http(std::vector<std::string> extra) {
+    char tmpl[] = "/tmp/mcp-hostile-http-XXXXXX";
+    REQUIRE(mkdtemp(tmpl) != nullptr);
+    dir = tmpl;
+    std::vector<std::string> argv = {MCP_NOTES_BINARY, "--store", dir + "/notes.json", "--http",
+                                     "127.0.0.1:" + std::to_string(port)};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    proc = std::make_unique<test::subprocess>(argv);
+    std::unique_ptr<client> c;
+    for (int i = 0; i < 250 && !c; ++i) {
+      try {
+        c = std::make_unique<client>(port);
+      } catch (const std::runtime_error&) {
+        std::this_thread::sleep_for(20ms);
+      }
+    }
+    REQUIRE(c);
+    REQUIRE(c->initialize());
+    session = c->session;
+    // 3.4 MB of words: read_note answers it twice (structured, and as text), under the 4 MiB body limit.
+    std::string body;
+    while (body.size() < 3400000) body += "lorem ipsum dolor sit amet ";
+    const auto r = c->request("tools/call", call("create_note", {{"title", "big note"}, {"body", body}}));
+    REQUIRE(r.status == 200);
+    REQUIRE(r.body.find("\"isError\":true") == std::string::npos);
+  }
+  ~notes_http() {
+    proc.reset();
+    std::error_code ignored;
+    std::filesystem::remove_all(dir, ignored);
+  }
+  // A client that asked for the big note and reads none of it yet.
+  std::unique_ptr<client> reader(int receive_buffer = small_receive_buffer) {
+    auto k = std::make_unique<client>(port, receive_buffer);
+    k->session = session;
+    k->next_id = 100;
+    k->send("tools/call", call("read_note", {{"title", "big note"}}));
+    return k;
+  }
+  long rss() const { return rss_kib(std::to_string(proc->pid())); }
+};
+
+}  // namespace hostile_http
+
+TEST_CASE("hostile http: notes --http on SIGTERM exits within grace + write_timeout while a client reads slowly",
+          "[hostile][http][slow_reader]") {
+  notes_http server({"--shutdown-grace", "0.5", "--write-timeout", "3"});
+  auto k = server.reader(256 * 1024);  // TCP keeps moving (see "reads slowly but steadily")
+  trickle slow(k->conn, 16 * 1024, 40ms);  // at most 400 KB/s: the answer would take 17 s
+  REQUIRE(eventually([&] { return slow.received > 64 * 1024; }, 10s * slack));
+  const long rss = server.rss();
+  server.proc->signal(SIGTERM);
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto code = server.proc->wait(10s * slack);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  slow.stop();
+  CHECK(code == std::optional<int>(0));
+  CHECK(took > 2.5);                    // the client was given write_timeout to read its answer
+  CHECK(took < 3.5 + 3.0 * slack);      // grace + write_timeout, and some slack
+  CHECK(slow.received < large_answer);  // cut off, not read to the end
+  const std::string log = server.proc->stderr_text();
+  INFO(log);
+  CHECK(log.find("1 connection(s) closed with their answers unsent") != std::string::npos);
+  CHECK(log.find("took no bytes") == std::string::npos);  // it read all along
+  std::printf("figure: notes --http (RSS %.1f MiB) exited %.1f s after SIGTERM (grace 0.5 s, write_timeout 3 s); "
+              "the slow reader had %.1f MB of its answer\n",
+              mib(rss), took, static_cast<double>(slow.received) / 1e6);
+}
+
+TEST_CASE("hostile http: notes --http stops at once on a second SIGTERM while a client leaves its answer unread",
+          "[hostile][http][slow_reader]") {
+  notes_http server({"--shutdown-grace", "0.5", "--write-timeout", "120"});
+  auto k = server.reader();
+  std::this_thread::sleep_for(500ms);  // the answer is written as far as it goes
+  server.proc->signal(SIGTERM);
+  // Past the grace, the answer still waits for its client: the process waits with it.
+  CHECK_FALSE(server.proc->wait(2s).has_value());
+  server.proc->signal(SIGTERM);
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto code = server.proc->wait(10s * slack);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(code == std::optional<int>(0));
+  CHECK(took < 1.0 * slack);
+  CHECK(k->conn.wait_closed(5s));
+  std::printf("figure: notes --http exited %.2f s after a second SIGTERM\n", took);
+}
+#endif

@@ -1,7 +1,8 @@
 // HTTPS in the SDK's listener (transport/https.hpp) over real sockets, with a certificate made
 // here for 127.0.0.1: a verified client's round trips (JSON and SSE, on one kept-alive
 // connection), and clients that do not speak TLS: one that sends plain HTTP and one that sends
-// nothing are disconnected without an answer. Built where OpenSSL is (MCP_TEST_TLS).
+// nothing are disconnected without an answer; a large answer read slowly is served whole past
+// write_timeout, and one never read is let go at it. Built where OpenSSL is (MCP_TEST_TLS).
 #if MCP_TEST_TLS
 #include "catch.hpp"
 #include "http_client.hpp"
@@ -22,8 +23,10 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+#include <atomic>
 #include <cstdio>
 #include <fstream>
+#include <thread>
 #include <memory>
 #include <string>
 
@@ -90,22 +93,28 @@ mcp::server_options quiet() {
 // Content-Length, or a chunked body to its last chunk).
 class tls_client {
  public:
-  tls_client(unsigned short port, const std::string& cert) : ctx_(asio::ssl::context::tls_client), stream_(io_, ctx_) {
+  // receive_buffer: as in test::http_connection; pause: a wait after each read (a slow reader).
+  tls_client(unsigned short port, const std::string& cert, int receive_buffer = 0,
+             std::chrono::milliseconds pause = {})
+      : ctx_(asio::ssl::context::tls_client), stream_(io_, ctx_), pause_(pause) {
     ctx_.load_verify_file(cert);
     stream_.set_verify_mode(asio::ssl::verify_peer);
+    stream_.lowest_layer().open(asio::ip::tcp::v4());
+    if (receive_buffer > 0) stream_.lowest_layer().set_option(asio::socket_base::receive_buffer_size(receive_buffer));
     stream_.lowest_layer().connect({asio::ip::make_address("127.0.0.1"), port});
     stream_.handshake(asio::ssl::stream_base::client);
   }
   test::http_response post(const json& body, const std::string& session = {}) {
+    send(body, session);
+    return read_response();
+  }
+  void send(const json& body, const std::string& session = {}) {
     std::vector<test::header> h = {{"Content-Type", "application/json"},
                                    {"Accept", "application/json, text/event-stream"},
                                    {"MCP-Protocol-Version", "2025-11-25"}};
     if (!session.empty()) h.push_back({"Mcp-Session-Id", session});
     asio::write(stream_, asio::buffer(test::http_request("POST", "/mcp", body.dump(), h)));
-    return read_response();
   }
-
- private:
   test::http_response read_response() {
     const auto head_end = [&] { return buf_.find("\r\n\r\n"); };
     while (head_end() == std::string::npos) more();
@@ -139,15 +148,19 @@ class tls_client {
     r.complete = true;
     return r;
   }
+
+ private:
   void more() {
     char chunk[4096];
     const std::size_t n = stream_.read_some(asio::buffer(chunk));
     buf_.append(chunk, n);
+    if (pause_.count() > 0) std::this_thread::sleep_for(pause_);
   }
 
   asio::io_context io_;
   asio::ssl::context ctx_;
   asio::ssl::stream<asio::ip::tcp::socket> stream_;
+  std::chrono::milliseconds pause_;
   std::string buf_;
 };
 
@@ -167,7 +180,7 @@ TEST_CASE("https: a verified client's JSON and SSE answers on one connection; no
   mcp::http::options o;
   o.port = 0;
   o.read_timeout = std::chrono::seconds(1);
-  mcp::http::use_tls(o, {certificate.cert, certificate.key});
+  o.tls = mcp::http::make_tls({certificate.cert, certificate.key});
   test::serving listener(srv, o);
 
   tls_client client(listener.port(), certificate.cert);
@@ -204,6 +217,75 @@ TEST_CASE("https: a verified client's JSON and SSE answers on one connection; no
   // The server goes on serving.
   tls_client again(listener.port(), certificate.cert);
   CHECK(again.post({{"jsonrpc", "2.0"}, {"id", 3}, {"method", "ping"}}, session).status == 200);
+}
+
+TEST_CASE("https: make_tls names the file it cannot use; one setting serves two listeners") {
+  throwaway_certificate certificate;
+  try {
+    (void)mcp::http::make_tls({certificate.cert, certificate.cert + ".missing"});
+    FAIL("make_tls took a key file that does not exist");
+  } catch (const std::system_error& e) {
+    CHECK(std::string(e.what()).find("'" + certificate.cert + ".missing'") != std::string::npos);
+  }
+  mcp::server srv{mcp::server_info{"tls-test", "1.0.0"}, quiet()};
+  mcp::http::options o;
+  o.port = 0;
+  o.tls = mcp::http::make_tls({certificate.cert, certificate.key});
+  test::serving first(srv, o);
+  test::serving second(srv, o);
+  for (const auto port : {first.port(), second.port()}) {
+    tls_client client(port, certificate.cert);
+    auto init = client.post({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"}, {"params", init_params}});
+    CHECK(init.status == 200);
+  }
+}
+
+TEST_CASE("https: a large answer read slowly is served past write_timeout; one never read is let go at it") {
+  throwaway_certificate certificate;
+  std::atomic<int> cut{0};
+  mcp::server_options so;
+  so.log_sink = [&](std::string_view text) {
+    if (text.find("took no bytes for write_timeout") != std::string_view::npos) ++cut;
+  };
+  mcp::server srv{mcp::server_info{"tls-test", "1.0.0"}, so};
+  constexpr std::size_t size = 7 * 1000 * 1000;
+  srv.tool("big", "A large answer", [] { return std::string(size, 'x'); });
+  mcp::http::options o;
+  o.port = 0;
+  o.write_timeout = 1s;
+  o.tls = mcp::http::make_tls({certificate.cert, certificate.key});
+  test::serving listener(srv, o);
+  const json call = {{"jsonrpc", "2.0"}, {"method", "tools/call"}, {"params", {{"name", "big"}, {"arguments", json::object()}}}};
+  auto with_id = [&](int id) {
+    json c = call;
+    c["id"] = id;
+    return c;
+  };
+
+  // 4 KiB a read, then 2 ms: about 2 MB/s, through a receive buffer that keeps most of it waiting.
+  tls_client slow(listener.port(), certificate.cert, 256 * 1024, 2ms);
+  const auto init = slow.post({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"}, {"params", init_params}});
+  const std::string session = init.header("Mcp-Session-Id").value_or("");
+  REQUIRE_FALSE(session.empty());
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto r = slow.post(with_id(2), session);
+  const auto took = std::chrono::steady_clock::now() - t0;
+  CHECK(r.status == 200);
+  CHECK(r.body.size() > size);
+  CHECK(took > 2s);  // twice write_timeout: the deadline moved as the client read
+  CHECK(cut == 0);
+
+  // A client that reads none of it is disconnected about write_timeout later.
+  tls_client stalled(listener.port(), certificate.cert, 4096);
+  stalled.send(with_id(3), session);
+  bool closed = false;
+  for (int i = 0; i < 100 && !closed; ++i) {
+    std::this_thread::sleep_for(50ms);
+    closed = cut == 1;
+  }
+  CHECK(closed);
+  std::printf("figure: https: a %.0f MB answer read slowly in %.1f s with write_timeout 1 s\n", size / 1e6,
+              std::chrono::duration<double>(took).count());
 }
 
 }  // namespace test_https

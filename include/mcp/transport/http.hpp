@@ -26,9 +26,8 @@
 
 #include <mcp/config.hpp>
 
-#include <mcp/transport/detail/http_connection.hpp>
-#include <mcp/transport/detail/http_parser.hpp>
 #include <mcp/transport/http_handler.hpp>
+#include <mcp/transport/http_types.hpp>
 #include <mcp/json/json.hpp>
 #include <mcp/core/server.hpp>
 
@@ -69,9 +68,14 @@ struct options : handler_options {
   // while handlers have lately taken over 100 us on average, one more thread serves beside the io
   // threads, so long calls use a free core; short ones keep the io threads to themselves.
   std::chrono::microseconds inline_budget = std::chrono::milliseconds(1);
-  detail::http::http_limits limits;           // 431/413/414 limits; chunk extensions (400)
+  mcp::http::limits limits;                   // 431/413/414 limits; chunk extensions (400)
   std::chrono::seconds read_timeout{30};      // a request must arrive whole within this
   std::chrono::seconds idle_timeout{120};     // keep-alive connection idle limit
+  // A response's bytes waiting for a client that takes none of them for this long: the connection
+  // is closed and they are let go (a slow reader that keeps taking some is served; max_queued_output
+  // bounds how much waits). Also how long a graceful stop waits, after its grace, for what is still
+  // queued. Zero: no limit (a graceful stop then waits until it is written, or a second stop()).
+  std::chrono::milliseconds write_timeout = std::chrono::seconds(30);
   // An SSE stream quiet this long gets a comment line (": keep-alive"), which clients ignore and
   // idle-cutting proxies count as traffic. Zero: never.
   std::chrono::milliseconds sse_keepalive = std::chrono::seconds(15);
@@ -79,10 +83,12 @@ struct options : handler_options {
   // closed without an answer). 0: no cap.
   std::size_t max_connections = 1024;
   // serve()'s graceful stop on SIGINT or SIGTERM (listener::shutdown): how long running calls get
-  // to answer before their connections are closed.
+  // to answer before their connections are closed (after write_timeout more at most for what is
+  // queued; a second signal stops at once).
   std::chrono::milliseconds shutdown_grace = std::chrono::seconds(10);
-  // HTTPS: set by mcp::http::use_tls (transport/https.hpp, which needs OpenSSL). Null: plain HTTP.
-  detail::http::tls_factory tls;
+  // HTTPS: mcp::http::make_tls({chain, key}) (transport/https.hpp, which needs OpenSSL). Null:
+  // plain HTTP.
+  std::shared_ptr<const tls_setup> tls;
 };
 
 // Binds in the constructor (std::system_error naming the address when it cannot). Two ways to run:
@@ -109,7 +115,8 @@ class listener {
   // A graceful stop(), thread-safe: stops accepting and answers new requests 503 (Retry-After),
   // while calls already running go on (their progress, their questions to the client, the
   // client's answers); once they have answered, or `grace` is over, everything is closed as by
-  // stop(), after the final results were written. stop() during the grace period cuts it short.
+  // stop(), after the final results were written (within write_timeout: what is still queued
+  // then is dropped). stop() at any time after cuts it short, closing every connection at once.
   void shutdown(std::chrono::milliseconds grace);
 
  private:

@@ -4,7 +4,7 @@
 //
 //   mcp::http::options opts;
 //   opts.port = 8443;
-//   mcp::http::use_tls(opts, {"server.pem", "server.key"});  // a certificate chain and its key, PEM
+//   opts.tls = mcp::http::make_tls({"server.pem", "server.key"});  // a certificate chain and its key, PEM
 //   return mcp::http::serve(srv, opts);
 //
 // Everything else is as over plain HTTP. A client that fails the handshake, or does not finish it
@@ -49,8 +49,14 @@ class asio_tls_layer final : public tls_layer {
     stream_.async_handshake(asio::ssl::stream_base::server, std::move(fn));
   }
   void async_read_some(asio::mutable_buffer into, done fn) override { stream_.async_read_some(into, std::move(fn)); }
-  void async_write(std::vector<asio::const_buffer> from, done fn) override {
-    asio::async_write(stream_, std::move(from), std::move(fn));
+  void async_write(std::vector<asio::const_buffer> from, done fn, std::function<void()> progress) override {
+    asio::async_write(
+        stream_, std::move(from),
+        [progress = std::move(progress)](const asio::error_code& ec, std::size_t written) {
+          if (written > 0 && progress) progress();  // after each record written (and with 0 before the first)
+          return asio::transfer_all()(ec, written);
+        },
+        std::move(fn));
   }
 
  private:
@@ -58,14 +64,27 @@ class asio_tls_layer final : public tls_layer {
   asio::ssl::stream<socket_type&> stream_;
 };
 
+// The tls_setup make_tls gives: the loaded context, which every connection's layer shares.
+class asio_tls_opener final : public tls_opener {
+ public:
+  explicit asio_tls_opener(std::shared_ptr<asio::ssl::context> context) : context_(std::move(context)) {}
+  std::unique_ptr<tls_layer> open(asio::generic::stream_protocol::socket& socket) const override {
+    return std::make_unique<asio_tls_layer>(socket, context_);
+  }
+
+ private:
+  std::shared_ptr<asio::ssl::context> context_;
+};
+
 }  // namespace http
 }  // namespace detail
 
 namespace http {
 
-// Makes the listener `opts` configures serve HTTPS. Reads both files now: throws
-// std::system_error naming the file that cannot be used. TLS 1.2 and later only.
-inline void use_tls(options& opts, const tls_options& tls) {
+// A TLS setting for http::options::tls: reads both files now, throws std::system_error naming the
+// file that cannot be used. TLS 1.2 and later only. Thread-safe; the result may serve any number
+// of listeners at once.
+inline std::shared_ptr<const tls_setup> make_tls(const tls_options& tls) {
   auto context = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_server);
   context->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
                        asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
@@ -73,15 +92,13 @@ inline void use_tls(options& opts, const tls_options& tls) {
   auto load = [](const std::string& file, auto&& use) {
     asio::error_code ec;
     use(ec);
-    if (ec) throw std::system_error(ec, "mcp::http::use_tls: cannot use '" + file + "'");
+    if (ec) throw std::system_error(ec, "mcp::http::make_tls: cannot use '" + file + "'");
   };
   load(tls.certificate_chain_file,
        [&](asio::error_code& ec) { context->use_certificate_chain_file(tls.certificate_chain_file, ec); });
   load(tls.private_key_file,
        [&](asio::error_code& ec) { context->use_private_key_file(tls.private_key_file, asio::ssl::context::pem, ec); });
-  opts.tls = [context](asio::generic::stream_protocol::socket& socket) -> std::unique_ptr<detail::http::tls_layer> {
-    return std::make_unique<detail::http::asio_tls_layer>(socket, context);
-  };
+  return std::make_shared<const detail::http::asio_tls_opener>(std::move(context));
 }
 
 }  // namespace http

@@ -8,9 +8,14 @@
 // - Everything a connection does runs on its strand. Work from other threads (handler replies)
 //   reaches it through exchange calls, which post onto the strand; nothing else touches it. A
 //   handler that answers on the strand, while its request is dispatched, is served at once.
-// - Writes are queued and gathered into one async_write per round, without copying.
+// - Writes are queued and gathered into one async_write per round, without copying. A body larger
+//   than kept_wire_capacity is written from the response itself (never copied into wire_), and
+//   what the socket does not take is queued by moving it: a connection holds a large answer once,
+//   and only until it is sent.
 // - Timers: idle_timeout between requests; read_timeout from the first byte of a request until it
 //   is whole (a slowloris client gets 408 and is cut off); none while a response is in progress.
+//   While bytes wait for the client, write_timeout from the last bytes it took: a client that
+//   stops reading is closed, and what was queued for it let go.
 // - End of input while a response is pending is a half-close: the response is finished, then the
 //   connection closes. During a stream it means the client left: the stream lets go of it.
 // - A connection that must close after an error response shuts down its sending side and drains
@@ -40,6 +45,10 @@
 #include <utility>
 #include <vector>
 
+#if defined(__linux__)
+#include <sys/ioctl.h>
+#endif
+
 namespace mcp {
 inline namespace v0 {
 namespace detail {
@@ -54,16 +63,24 @@ class tls_layer {
   virtual ~tls_layer() = default;
   virtual void async_handshake(std::function<void(asio::error_code)> fn) = 0;
   virtual void async_read_some(asio::mutable_buffer into, done fn) = 0;
-  virtual void async_write(std::vector<asio::const_buffer> from, done fn) = 0;  // all of it
+  // All of it; `progress` is called on the strand each time some of it was written.
+  virtual void async_write(std::vector<asio::const_buffer> from, done fn, std::function<void()> progress) = 0;
 };
-using tls_factory = std::function<std::unique_ptr<tls_layer>(asio::generic::stream_protocol::socket&)>;
+
+// What a public mcp::http::tls_setup is (https.hpp makes the one kind there is, over OpenSSL):
+// opens each connection's TLS layer. Called from every connection's strand at once.
+class tls_opener : public ::mcp::http::tls_setup {
+ public:
+  virtual std::unique_ptr<tls_layer> open(asio::generic::stream_protocol::socket& socket) const = 0;
+};
 
 struct connection_settings {
   http_limits limits;
   std::chrono::milliseconds read_timeout{30000};
   std::chrono::milliseconds idle_timeout{120000};
+  std::chrono::milliseconds write_timeout{30000};  // zero: never
   std::chrono::milliseconds sse_keepalive{15000};  // zero: never
-  tls_factory tls;                                 // null: plain HTTP
+  std::shared_ptr<const tls_opener> tls;           // null: plain HTTP
 };
 
 // What a connection reports to its owner. Every hook is called on the connection's strand.
@@ -155,7 +172,7 @@ class connection : public std::enable_shared_from_this<connection> {
         settings_(settings),
         hooks_(hooks),
         parser_(settings.limits),
-        tls_(settings.tls ? settings.tls(socket_) : nullptr) {}
+        tls_(settings.tls ? settings.tls->open(socket_) : nullptr) {}
 
   void start() {
     asio::post(strand_, [self = shared_from_this()] {
@@ -196,6 +213,11 @@ class connection : public std::enable_shared_from_this<connection> {
   enum class timer_kind { idle, read, linger, keepalive, handshake };
 
   static constexpr std::chrono::milliseconds linger_time{2000};
+  // wire_ keeps its storage from one response to the next for bodies up to this (a response then
+  // costs no allocation), the rule the parser follows for a request's body (kept_body_capacity);
+  // a larger body is written from the response itself, so an idle keep-alive connection holds no
+  // copy of its last large answer (twelve connections after a 7 MB answer held 100 MB before).
+  static constexpr std::size_t kept_wire_capacity = request_parser::kept_body_capacity;
 
   // No exception may reach asio: report it and drop the connection.
   template <class Fn>
@@ -358,8 +380,16 @@ class connection : public std::enable_shared_from_this<connection> {
     if (head_request_) r.body.clear();
     count(r.status);
     wire_.clear();
+    if (r.body.size() > kept_wire_capacity) return respond_large(std::move(r));
     serialize_to(r, wire_);
     write_or_queue(wire_);
+    finish_exchange();
+  }
+
+  // A body larger than kept_wire_capacity: written from where it is, never copied into wire_.
+  void respond_large(response r) {
+    if (serialize_head_to(r, wire_)) write_or_queue(wire_, std::move(r.body));
+    else write_or_queue(wire_);
     finish_exchange();
   }
 
@@ -413,14 +443,21 @@ class connection : public std::enable_shared_from_this<connection> {
   // ---- writing -------------------------------------------------------------------------------
 
   void queue(std::string bytes) {
-    if (closed_ || bytes.empty()) return;
+    if (bytes.empty()) return;
+    if (enqueue(std::move(bytes)) && !writing_) flush();
+  }
+
+  // Adds to the queue without writing; false when that closed the connection.
+  bool enqueue(std::string bytes) {
+    if (closed_) return false;
     queued_bytes_ += bytes.size();
     if (queued_bytes_ > settings_.limits.max_queued_output) {
       report("http connection closed: the client reads too slowly");
-      return close();
+      close();
+      return false;
     }
-    queue_.push_back(std::move(bytes));
-    if (!writing_) flush();
+    if (!bytes.empty()) queue_.push_back(std::move(bytes));
+    return true;
   }
 
   // Writes `bytes` (a buffer the caller keeps) at once when nothing is queued before them, as far
@@ -434,6 +471,25 @@ class connection : public std::enable_shared_from_this<connection> {
     if (ec == asio::error::would_block || ec == asio::error::try_again) ec = {};
     if (ec) return close();
     if (now < bytes.size()) queue(bytes.substr(now));
+  }
+
+  // The same for a head (in wire_) and a large body, written together: what the socket does not
+  // take is queued, the body moved there rather than copied.
+  void write_or_queue(const std::string& head, std::string body) {
+    if (closed_) return;
+    std::size_t now = 0;
+    if (!writing_ && queue_.empty() && !tls_) {
+      const std::array<asio::const_buffer, 2> both{asio::buffer(head), asio::buffer(body)};
+      asio::error_code ec;
+      now = socket_.write_some(both, ec);
+      if (ec == asio::error::would_block || ec == asio::error::try_again) ec = {};
+      if (ec) return close();
+    }
+    if (now < head.size() && !enqueue(head.substr(now))) return;
+    now -= std::min(now, head.size());
+    if (now == body.size()) return;
+    body.erase(0, now);
+    if (enqueue(std::move(body)) && !writing_) flush();
   }
 
   void flush() {
@@ -466,12 +522,59 @@ class connection : public std::enable_shared_from_this<connection> {
     auto on_written = [self = shared_from_this(), now](asio::error_code ec, std::size_t n) {
       self->guard([&] { self->on_written(ec, now + n); });
     };
-    if (tls_) return tls_->async_write(std::move(buffers), std::move(on_written));
-    asio::async_write(socket_, buffers, std::move(on_written));
+    await_write_progress();
+    // (Both run on the strand, inside the write: the handler above holds the connection.)
+    if (tls_) return tls_->async_write(std::move(buffers), std::move(on_written), [this] { wrote_some(); });
+    asio::async_write(
+        socket_, buffers,
+        [this](const asio::error_code& ec, std::size_t written) {
+          if (written > 0) wrote_some();  // called after each partial write (and with 0 before the first)
+          return asio::transfer_all()(ec, written);
+        },
+        std::move(on_written));
+  }
+
+  // Bytes wait for the client: it must take some within write_timeout, or be closed. Only on the
+  // way to an asynchronous write: a response the socket takes at once arms nothing.
+  void await_write_progress() {
+    if (settings_.write_timeout.count() <= 0) return;
+    write_deadline_ = coarse_now() + settings_.write_timeout;
+    write_deadline_set_ = true;
+    kernel_backlog_ = kernel_backlog();
+    if (!timer_waiting_ || timer_.expiry() > write_deadline_) wait_for_deadline();
+  }
+  // The client took some: the deadline moves later, which costs no timer operation (the wait
+  // pending fires at the earlier time and waits again for the rest).
+  void wrote_some() {
+    if (!write_deadline_set_) return;
+    write_deadline_ = coarse_now() + settings_.write_timeout;
+    kernel_backlog_ = kernel_backlog();
+  }
+  // At the write deadline: whether the client took bytes the kernel held for it since the last
+  // write. The socket says it has room only once a good part of its buffer is free (a third on
+  // Linux: over a megabyte once the buffer has grown), which a slow reader that keeps reading may
+  // take longer than write_timeout to make. 7 MB read at 800 KB/s through a small receive buffer
+  // went 1.6 s without a write completing.
+  bool client_took_bytes() {
+    const long long now = kernel_backlog();
+    if (now < 0 || now >= kernel_backlog_) return false;
+    kernel_backlog_ = now;
+    return true;
+  }
+  // Bytes the kernel holds for the client: not yet sent or not yet acknowledged over TCP, not yet
+  // read over a Unix socket (Linux's TIOCOUTQ); -1 where that cannot be known (elsewhere, only
+  // completed writes count as progress).
+  long long kernel_backlog() {
+#if defined(__linux__) && defined(TIOCOUTQ)
+    int n = 0;
+    if (::ioctl(socket_.native_handle(), TIOCOUTQ, &n) == 0) return n;
+#endif
+    return -1;
   }
 
   void on_written(asio::error_code ec, std::size_t n) {
     writing_ = false;
+    write_deadline_set_ = false;  // a pending wait finds nothing to do
     queued_bytes_ -= std::min(queued_bytes_, n);
     in_flight_.clear();
     if (closed_) return;
@@ -492,8 +595,9 @@ class connection : public std::enable_shared_from_this<connection> {
 
   // ---- timers and closing --------------------------------------------------------------------
 
-  // One deadline, one timer wait at a time. Moving the deadline later (as every keep-alive request
-  // does) costs no timer operation: the wait fires at the old time and waits again for the rest.
+  // One deadline (and the write deadline beside it), one timer wait at a time, for the earlier of
+  // the two. Moving a deadline later (as every keep-alive request does) costs no timer operation:
+  // the wait fires at the old time and waits again for the rest.
   void arm_timer(std::chrono::milliseconds after, timer_kind kind) {
     deadline_ = coarse_now() + after;  // every keep-alive request moves it: a coarse clock will do
     deadline_kind_ = kind;
@@ -505,24 +609,41 @@ class connection : public std::enable_shared_from_this<connection> {
   void wait_for_deadline() {
     const auto generation = ++timer_generation_;  // a replaced wait ends with operation_aborted: ignored
     timer_waiting_ = true;
-    timer_.expires_at(deadline_);
+    timer_.expires_at(!write_deadline_set_ ? deadline_
+                      : !deadline_set_     ? write_deadline_
+                                           : std::min(deadline_, write_deadline_));
     timer_.async_wait([self = shared_from_this(), generation](asio::error_code ec) {
       self->guard([&] {
         if (generation != self->timer_generation_) return;
         self->timer_waiting_ = false;
-        if (ec || self->closed_ || !self->deadline_set_) return;
-        if (asio::steady_timer::clock_type::now() < self->deadline_) return self->wait_for_deadline();
-        self->deadline_set_ = false;
-        self->on_timer(self->deadline_kind_);
+        if (ec || self->closed_) return;
+        self->on_deadline();
       });
     });
+  }
+
+  void on_deadline() {
+    const auto now = asio::steady_timer::clock_type::now();
+    if (write_deadline_set_ && now >= write_deadline_) {
+      if (!client_took_bytes()) {
+        report("http connection closed: the client took no bytes for write_timeout");
+        return close();
+      }
+      write_deadline_ = coarse_now() + settings_.write_timeout;
+    }
+    if (deadline_set_ && now >= deadline_) {
+      deadline_set_ = false;
+      on_timer(deadline_kind_);  // may arm the timer again, or close
+    }
+    if (!closed_ && !timer_waiting_ && (deadline_set_ || write_deadline_set_)) wait_for_deadline();
   }
 
   void on_timer(timer_kind kind) {
     switch (kind) {
       case timer_kind::idle:
         if (current_ || request_started_) return;
-        if (writing_) return arm_timer(settings_.idle_timeout, timer_kind::idle);  // a slow reader, not an idle one
+        // A slow reader, not an idle one: write_timeout watches it.
+        if (writing_) return arm_timer(settings_.idle_timeout, timer_kind::idle);
         return close();
       case timer_kind::read: {
         if (current_) return;
@@ -567,12 +688,15 @@ class connection : public std::enable_shared_from_this<connection> {
   std::shared_ptr<connection_exchange> current_;
   std::vector<std::string> queue_, in_flight_;
   std::vector<asio::const_buffer> buffers_;  // flush()'s, kept for the next
-  std::string wire_;                         // a whole response, serialized; kept for the next
+  std::string wire_;  // a response serialized (a large body stays out); kept for the next
   std::size_t queued_bytes_ = 0;
   std::uint64_t timer_generation_ = 0;
   asio::steady_timer::time_point deadline_;
+  asio::steady_timer::time_point write_deadline_;  // while an asynchronous write waits for the client
   timer_kind deadline_kind_ = timer_kind::idle;
   bool deadline_set_ = false;
+  bool write_deadline_set_ = false;
+  long long kernel_backlog_ = -1;  // kernel_backlog() when the write deadline was last set
   bool timer_waiting_ = false;
   int minor_version_ = 1;
   bool reading_ = false;

@@ -1,6 +1,7 @@
-// HTTP/1.1 message types for the Streamable HTTP transport: a header map with case-insensitive
-// names, the parsed request, the response and its serialisation (whole or as a chunked stream),
-// and the few header-value checks MCP needs (Accept, Content-Type, Host, Origin).
+// HTTP/1.1 messages for the Streamable HTTP transport: the response's serialisation (whole or as
+// a chunked stream) and the few header-value checks MCP needs (Accept, Content-Type, Host,
+// Origin). The message types themselves (header map, request, response) are public, in
+// transport/http_types.hpp; the names below are the ones the transport's code uses for them.
 //
 // Framing decisions, so the transport does not have to re-derive them:
 // - serialize() always writes Content-Length itself (except for 1xx/204/304, which have no body)
@@ -12,6 +13,8 @@
 // - Header fields whose name is not a token, or whose value holds CR, LF, NUL or another control
 //   byte, are left out on output: that is how response splitting would get in.
 #pragma once
+
+#include <mcp/transport/http_types.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -31,17 +34,13 @@ inline namespace v0 {
 namespace detail {
 namespace http {
 
-// ---- character classes and small string helpers (RFC 9110 §5.6) -----------------------------
+using ::mcp::http::header_field;
+using ::mcp::http::header_map;
+using ::mcp::http::request;
+using ::mcp::http::response;
 
-constexpr char ascii_lower(char c) noexcept { return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c; }
-
-inline bool iequals(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size()) return false;
-  if (a == b) return true;  // the usual case: a header name spelt as we spell it
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
-  return true;
-}
+// ---- character classes and small string helpers (RFC 9110 §5.6; the ones header_map needs are
+// in http_types.hpp) ----------------------------------------------------------------------------
 
 inline std::string to_lower(std::string_view s) {
   std::string out(s);
@@ -51,7 +50,6 @@ inline std::string to_lower(std::string_view s) {
 
 constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 constexpr bool is_alpha(char c) noexcept { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-constexpr bool is_ows(char c) noexcept { return c == ' ' || c == '\t'; }
 
 namespace char_class {
 constexpr bool tchar(unsigned char c) noexcept {
@@ -110,33 +108,6 @@ inline bool is_field_value(std::string_view s) noexcept {
   return true;
 }
 
-inline std::string_view trim_ows(std::string_view s) noexcept {
-  while (!s.empty() && is_ows(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_ows(s.back())) s.remove_suffix(1);
-  return s;
-}
-
-// Splits a header list on `sep`, leaving separators inside double-quoted strings alone, and calls
-// fn(element) with each element trimmed. Empty elements are passed too; callers skip them.
-template <class Fn>
-void for_each_list_element(std::string_view list, char sep, Fn&& fn) {
-  std::size_t start = 0;
-  bool quoted = false;
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    const char c = list[i];
-    if (quoted) {
-      if (c == '\\') ++i;  // quoted-pair: skip the escaped byte (may run past the end: loop stops)
-      else if (c == '"') quoted = false;
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == sep) {
-      fn(trim_ows(list.substr(start, i - start)));
-      start = i + 1;
-    }
-  }
-  if (start <= list.size()) fn(trim_ows(list.substr(start)));
-}
-
 // A parameter value may be a token or a quoted-string; this gives its content either way.
 inline std::string unquote(std::string_view v) {
   if (v.size() < 2 || v.front() != '"' || v.back() != '"') return std::string(v);
@@ -148,185 +119,7 @@ inline std::string unquote(std::string_view v) {
   return out;
 }
 
-// ---- header map ------------------------------------------------------------------------------
-
-// One field line, viewed in the map that holds it (valid until the map next changes).
-struct header_field {
-  std::string_view name;   // as received or as given; compare with iequals
-  std::string_view value;  // OWS-trimmed
-};
-
-// Field lines in arrival order. Repeated names stay separate entries, so nothing is lost;
-// get() gives the first, get_all() every one, has_token() looks through comma lists in all.
-// Names and values live back to back in one string: a request's fields cost two allocations,
-// not two per field.
-class header_map {
-  struct entry {
-    std::size_t at;  // the name's offset in text_; the value follows it
-    std::size_t name_size;
-    std::size_t value_size;
-  };
-
- public:
-  class const_iterator {
-   public:
-    using iterator_category = std::forward_iterator_tag;
-    using value_type = header_field;
-    using difference_type = std::ptrdiff_t;
-    using pointer = const header_field*;
-    using reference = header_field;
-
-    const_iterator(const header_map* map, std::size_t i) : map_(map), i_(i) {}
-    header_field operator*() const { return map_->field(i_); }
-    const_iterator& operator++() {
-      ++i_;
-      return *this;
-    }
-    bool operator==(const const_iterator& o) const { return i_ == o.i_; }
-    bool operator!=(const const_iterator& o) const { return i_ != o.i_; }
-
-   private:
-    const header_map* map_;
-    std::size_t i_;
-  };
-
-  void add(std::string_view name, std::string_view value) {
-    std::string copy;  // a field copied from this very map would move while text_ grows
-    if (inside(name) || inside(value)) {
-      copy.append(name).append(value);
-      name = std::string_view(copy).substr(0, name.size());
-      value = std::string_view(copy).substr(name.size());
-    }
-    entries_.push_back({text_.size(), name.size(), value.size()});
-    text_.append(name);
-    text_.append(value);
-  }
-
-  // Replaces every field of that name by one.
-  void set(std::string_view name, std::string_view value) {
-    if (inside(value)) return set(name, std::string(value));
-    erase(name);
-    add(name, value);
-  }
-
-  std::size_t erase(std::string_view name) {
-    const auto before = entries_.size();
-    entries_.erase(std::remove_if(entries_.begin(), entries_.end(),
-                                  [&](const entry& e) { return iequals(name_of(e), name); }),
-                   entries_.end());
-    return before - entries_.size();
-  }
-
-  std::optional<std::string_view> get(std::string_view name) const {
-    for (const auto& e : entries_)
-      if (iequals(name_of(e), name)) return value_of(e);
-    return std::nullopt;
-  }
-
-  std::vector<std::string_view> get_all(std::string_view name) const {
-    std::vector<std::string_view> out;
-    for_each_value(name, [&](std::string_view v) { out.push_back(v); });
-    return out;
-  }
-  // fn(value) for every field `name`, in order, without collecting them.
-  template <class Fn>
-  void for_each_value(std::string_view name, Fn&& fn) const {
-    for (const auto& e : entries_)
-      if (iequals(name_of(e), name)) fn(value_of(e));
-  }
-
-  bool contains(std::string_view name) const { return get(name).has_value(); }
-
-  std::size_t count(std::string_view name) const {
-    std::size_t n = 0;
-    for (const auto& e : entries_)
-      if (iequals(name_of(e), name)) ++n;
-    return n;
-  }
-
-  // True when any field `name` lists `token` (case-insensitive), e.g. Connection: keep-alive, close.
-  bool has_token(std::string_view name, std::string_view token) const {
-    bool found = false;
-    for_each_value(name, [&](std::string_view v) {
-      for_each_list_element(v, ',', [&](std::string_view e) { found = found || iequals(e, token); });
-    });
-    return found;
-  }
-
-  std::size_t size() const noexcept { return entries_.size(); }
-  bool empty() const noexcept { return entries_.empty(); }
-  void clear() noexcept {
-    entries_.clear();
-    text_.clear();
-  }
-  // Room for `fields` field lines of `bytes` in all, so that adding them allocates nothing.
-  void reserve(std::size_t fields, std::size_t bytes) {
-    entries_.reserve(fields);
-    text_.reserve(bytes);
-  }
-  const_iterator begin() const noexcept { return {this, 0}; }
-  const_iterator end() const noexcept { return {this, entries_.size()}; }
-
- private:
-  std::string_view name_of(const entry& e) const { return std::string_view(text_.data() + e.at, e.name_size); }
-  std::string_view value_of(const entry& e) const {
-    return std::string_view(text_.data() + e.at + e.name_size, e.value_size);
-  }
-  header_field field(std::size_t i) const { return {name_of(entries_[i]), value_of(entries_[i])}; }
-  bool inside(std::string_view v) const {
-    return !v.empty() && !text_.empty() && v.data() >= text_.data() && v.data() < text_.data() + text_.size();
-  }
-
-  std::string text_;
-  std::vector<entry> entries_;
-};
-
-// ---- request ---------------------------------------------------------------------------------
-
-struct request {
-  std::string method;      // case-sensitive token, e.g. "POST"
-  std::string target;      // as sent: origin-form "/mcp?x=1", absolute-form, or "*"
-  int minor_version = 1;   // HTTP/1.<minor_version>; the parser accepts only 0 and 1
-  header_map headers;
-  std::string body;        // decoded: chunked framing removed
-
-  // The path of the target: for absolute-form "http://h:1/p?q" that is "/p" ("/" when empty).
-  std::string_view path() const noexcept {
-    std::string_view t = target;
-    if (!t.empty() && t.front() != '/' && t != "*") {
-      const auto scheme_end = t.find("://");
-      if (scheme_end == std::string_view::npos) return {};
-      t.remove_prefix(scheme_end + 3);
-      const auto slash = t.find_first_of("/?");
-      if (slash == std::string_view::npos || t[slash] == '?') return "/";
-      t.remove_prefix(slash);
-    }
-    return t.substr(0, t.find('?'));
-  }
-
-  // What follows the first '?', without it; empty when there is none.
-  std::string_view query() const noexcept {
-    const std::string_view t = target;
-    const auto q = t.find('?');
-    return q == std::string_view::npos ? std::string_view{} : t.substr(q + 1);
-  }
-
-  // HTTP/1.1 keeps the connection unless told "close"; HTTP/1.0 closes unless told "keep-alive".
-  bool keep_alive() const {
-    if (headers.has_token("Connection", "close")) return false;
-    if (minor_version >= 1) return true;
-    return headers.has_token("Connection", "keep-alive");
-  }
-};
-
 // ---- response --------------------------------------------------------------------------------
-
-struct response {
-  int status = 200;
-  std::string reason;  // empty: the standard phrase for the status
-  header_map headers;
-  std::string body;
-};
 
 inline std::string_view reason_phrase(int status) noexcept {
   switch (status) {
@@ -416,22 +209,28 @@ inline bool status_has_body(int status) noexcept {
 
 }  // namespace serialize_detail
 
-// A whole response: status line, headers, Content-Length, body; appended to `out`.
-inline void serialize_to(const response& r, std::string& out) {
+// A response's head: status line, headers, Content-Length, the blank line; appended to `out`.
+// True when r.body follows it (false for a status that has no body: the body is dropped).
+inline bool serialize_head_to(const response& r, std::string& out) {
   namespace sd = serialize_detail;
-  out.reserve(out.size() + 128 + r.body.size());
   sd::append_status_line(out, r);
   sd::append_fields(out, r.headers, {"Content-Length", "Transfer-Encoding"});
   const int status = (r.status >= 100 && r.status <= 599) ? r.status : 500;
-  if (sd::status_has_body(status)) {
-    char length[24];
-    const auto end = std::to_chars(length, length + sizeof length, r.body.size()).ptr;
-    sd::append_field(out, "Content-Length", std::string_view(length, static_cast<std::size_t>(end - length)));
+  if (!sd::status_has_body(status)) {
     out += "\r\n";
-    out += r.body;
-  } else {
-    out += "\r\n";
+    return false;
   }
+  char length[24];
+  const auto end = std::to_chars(length, length + sizeof length, r.body.size()).ptr;
+  sd::append_field(out, "Content-Length", std::string_view(length, static_cast<std::size_t>(end - length)));
+  out += "\r\n";
+  return true;
+}
+
+// A whole response: its head, then its body; appended to `out`.
+inline void serialize_to(const response& r, std::string& out) {
+  out.reserve(out.size() + 128 + r.body.size());
+  if (serialize_head_to(r, out)) out += r.body;
 }
 inline std::string serialize(const response& r) {
   std::string out;

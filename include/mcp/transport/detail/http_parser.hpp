@@ -60,21 +60,7 @@ inline namespace v0 {
 namespace detail {
 namespace http {
 
-struct http_limits {
-  std::size_t max_request_line = 8192;
-  std::size_t max_header_count = 100;
-  std::size_t max_header_bytes = 16384;
-  std::size_t max_body_bytes = 4 * 1024 * 1024;
-  // Chunk extensions (";name=value" after a chunk size) of one request, all its chunk lines
-  // together. Clients hardly ever send any; without this only read_timeout would bound them.
-  std::size_t max_chunk_ext_bytes = 4096;
-  // Response bytes waiting for a client that reads too slowly (an SSE stream it never reads):
-  // beyond this the connection is closed.
-  std::size_t max_queued_output = 32 * 1024 * 1024;
-  // Pipelined request bytes read ahead while a request is being answered; beyond this, reading
-  // pauses until the response ends.
-  std::size_t max_pending_input = 1024 * 1024;
-};
+using http_limits = ::mcp::http::limits;  // public: http::options::limits (http_types.hpp)
 
 // What to tell the client before closing: a status (400, 413, 414, 431, 501 or 505) and a short
 // human-readable detail. detail points at a string literal.

@@ -70,8 +70,9 @@ class listener_impl : public std::enable_shared_from_this<listener_impl> {
     settings_.limits = opts_.limits;
     settings_.read_timeout = opts_.read_timeout;
     settings_.idle_timeout = opts_.idle_timeout;
+    settings_.write_timeout = opts_.write_timeout;
     settings_.sse_keepalive = opts_.sse_keepalive;
-    settings_.tls = opts_.tls;
+    settings_.tls = std::static_pointer_cast<const tls_opener>(opts_.tls);  // the only kind of tls_setup
     // Its own loop runs until stopped. The caller's runs as long as the caller wants: a guard taken
     // and dropped there would even stop it (asio stops a loop whose work count falls to zero).
     if (!external_) work_.emplace(asio::make_work_guard(io_));
@@ -115,6 +116,7 @@ class listener_impl : public std::enable_shared_from_this<listener_impl> {
   // Its own loop: returns once stopped and every handler has ended.
   void run() { runners_.run(); }
 
+  // Also after a graceful shut_down: what it still waits to write is dropped.
   void stop() {
     stopping_ = true;
     if (stopped_.exchange(true)) return;
@@ -296,7 +298,7 @@ class listener_impl : public std::enable_shared_from_this<listener_impl> {
 
   // On the control strand. Polled: replies end on handler threads, and 20 ms is soon enough.
   void wait_drained() {
-    if (stopped_) return;
+    if (stopped_ || closing_) return;
     if (handler_.requests_in_flight() > 0 && std::chrono::steady_clock::now() < drain_deadline_) {
       drain_timer_.expires_after(std::chrono::milliseconds(20));
       drain_timer_.async_wait([self = shared_from_this()](asio::error_code ec) {
@@ -304,13 +306,39 @@ class listener_impl : public std::enable_shared_from_this<listener_impl> {
       });
       return;
     }
-    if (!stopped_.exchange(true)) shut_down(true);
+    shut_down(true);
+    if (opts_.write_timeout.count() > 0) wait_written(std::chrono::steady_clock::now() + opts_.write_timeout);
+  }
+
+  // On the control strand, after a graceful shut_down: connections still writing to a client that
+  // reads slowly get until `deadline`, then are closed as by stop(). Polled, and only while one is
+  // open, so the loop ends as soon as the last one does.
+  void wait_written(std::chrono::steady_clock::time_point deadline) {
+    if (stopped_) return;
+    std::size_t open = 0;
+    {
+      std::lock_guard lock(connections_mutex_);
+      open = connections_.size();
+    }
+    if (open == 0) return;
+    if (std::chrono::steady_clock::now() >= deadline) {
+      log_diagnostic(srv_.options(), "http: " + std::to_string(open) +
+                                         " connection(s) closed with their answers unsent, write_timeout after "
+                                         "the grace");
+      return stop();
+    }
+    drain_timer_.expires_after(std::chrono::milliseconds(20));
+    drain_timer_.async_wait([self = shared_from_this(), deadline](asio::error_code ec) {
+      if (!ec) self->wait_written(deadline);
+    });
   }
 
   // On the control strand: no new connections or sessions, everything open is closed (`graceful`:
   // once what is queued on it was written); its own io_context's run returns once the last
-  // handler is done, and so do the handler threads.
+  // handler is done, and so do the handler threads. Not graceful also after a graceful one: the
+  // connections still open are closed at once.
   void shut_down(bool graceful) {
+    closing_ = true;
     asio::error_code ignored;
     acceptor_.close(ignored);
     remove_socket_file();
@@ -345,7 +373,8 @@ class listener_impl : public std::enable_shared_from_this<listener_impl> {
   unsigned short port_ = 0;
   bool owns_socket_file_ = false;
   std::atomic<bool> stopping_{false};  // stop() or shutdown() was called
-  std::atomic<bool> stopped_{false};   // shut_down() is under way
+  std::atomic<bool> stopped_{false};   // stop() was called: shut_down(false) is under way
+  bool closing_ = false;               // shut_down() ran (control strand only)
   mcp::http::handler handler_;  // the endpoint; this listener is one host of it
   transport_stats& stats_;
   connection_settings settings_;
