@@ -61,7 +61,7 @@ inline const json* check_arguments(const json& args, const validator& in, const 
   if (problems.empty()) return &args;
   if (s.coerce != coercion::off) {
     scratch = args;
-    coercion_report report = coerce(scratch, in.schema(), s.coerce, max_depth);
+    coercion_report report = coerce(scratch, in, s.coerce, max_depth);
     if (report.count > 0) {
       auto after = in.validate(scratch, max_depth);
       if (after.empty()) {
