@@ -916,6 +916,142 @@ TEST_CASE("differential: coercion leaves what valijson accepts alone, and reads 
   }
 }
 
+namespace {
+
+// A schema case's subschema S set where coercion makes a choice: as a field (required or not), as
+// the items of a list, as a branch of anyOf or oneOf. The root keeps the case's definitions, for the
+// "$ref"s in S.
+struct choice_schemas {
+  json defs;
+  json object(json properties, bool required) const {
+    json w = {{"type", "object"}, {"properties", std::move(properties)}, {"additionalProperties", false}};
+    if (required) w["required"] = json::array({"f"});
+    if (!defs.is_null()) w["$defs"] = defs;
+    return w;
+  }
+};
+
+// Whether two readings are the same one: equal, and both or neither written with a fraction (the
+// coercer's same_reading).
+bool same_reading(const json& a, const json& b) { return a == b && a.is_number_float() == b.is_number_float(); }
+
+// {"f": value} coerced for {"f": S} (required): what the coercer makes of `value` under S alone.
+std::pair<json, int> coerced_for(const json& object_schema, const json& value) {
+  json args = {{"f", value}};
+  const int count = mcp::coerce(args, mcp::validator(object_schema)).count;
+  return {args.contains("f") ? args["f"] : json(), count};
+}
+
+bool accepts(const json& object_schema, const json& args) {
+  return mcp::detail::compiled_of(mcp::validator(object_schema)).record->accepts(args);
+}
+
+}  // namespace
+
+// Each choice coercion makes is valijson's verdict where the value goes, at every subschema S of
+// the schema cases (valijson asked on whole documents here, not on a subschema as coercion asks):
+// null for an optional field of S is left out exactly when valijson refuses null there; one value
+// where a list of S is expected is wrapped exactly when valijson accepts it (as coerced for S) as
+// an item; a value for anyOf (or oneOf) [S, T] is left as it is when valijson accepts it against a
+// branch, else takes the one reading valijson accepts from the branches, else stays.
+TEST_CASE("differential: each choice coercion makes follows valijson's verdict where the value goes",
+          "[validation][differential][coercion]") {
+  for (const bool extended : {false, true}) {
+    schema_cases::entropy e(extended ? 31 : 13);
+    schema_cases::generator gen(e, extended);
+    std::map<std::string, int> outcomes;  // each choice, each way it went
+    int wrong = 0;
+    std::string first;
+    auto check = [&](const char* choice, bool ok, const json& schema, const json& sent, const json& got) {
+      if (ok) return;
+      ++wrong;
+      if (first.empty())
+        first = std::string(choice) + "\nschema " + text(schema) + "\nsent   " + text(sent) + "\ngot    " + text(got);
+    };
+    for (int s = 0; s < 60; ++s) {
+      const json root = gen.arguments();
+      const choice_schemas w{root.value("$defs", json())};
+      std::vector<const json*> nodes;
+      for (const auto& [at, node] : mcp::detail::survey_all(root).subschemas)
+        if (!at.empty()) nodes.push_back(node);
+      for (const json* node : nodes) {
+        const json& S = *node;
+        // A null for an optional field.
+        {
+          const json schema = w.object({{"f", S}}, false);
+          json args = {{"f", nullptr}};
+          const int count = mcp::coerce(args, mcp::validator(schema)).count;
+          const bool null_fits = accepts(w.object({{"f", S}}, true), json{{"f", nullptr}});
+          ++outcomes[null_fits ? "null kept" : "null left out"];
+          check("null for an optional field", null_fits ? count == 0 && args == json{{"f", nullptr}}
+                                                        : count == 1 && args == json::object(),
+                schema, json{{"f", nullptr}}, args);
+        }
+        // One value where a list is expected.
+        for (int i = 0; i < 2; ++i) {
+          const json x = gen.value(S);
+          if (x.is_array()) continue;
+          if (x.is_string()) {
+            const auto& t = x.get_ref<const std::string&>();
+            const auto c = t.find_first_not_of(" \t\n\r");
+            if (c != std::string::npos && (t[c] == '[' || t[c] == '{')) continue;  // read as JSON, not wrapped
+          }
+          const json schema = w.object({{"f", {{"type", "array"}, {"items", S}}}}, true);
+          json args = {{"f", x}};
+          const int count = mcp::coerce(args, mcp::validator(schema)).count;
+          const json as_item = w.object({{"f", S}}, true);
+          const auto [item, item_count] = coerced_for(as_item, x);
+          const bool fits = accepts(as_item, json{{"f", item}});
+          ++outcomes[fits ? "wrapped" : "not wrapped"];
+          check("one value for a list", fits ? count == 1 + item_count && args == json{{"f", json::array({item})}}
+                                             : count == 0 && args == json{{"f", x}},
+                schema, json{{"f", x}}, args);
+        }
+        // A value for anyOf / oneOf [S, T].
+        for (const char* key : {"anyOf", "oneOf"}) {
+          const json& T = *nodes[e.below(nodes.size())];
+          const json x = gen.value(e.one_in(2) ? S : T);
+          const json schema = w.object({{"f", {{key, json::array({S, T})}}}}, true);
+          json args = {{"f", x}};
+          const int count = mcp::coerce(args, mcp::validator(schema)).count;
+          const json for_s = w.object({{"f", S}}, true), for_t = w.object({{"f", T}}, true);
+          std::string how;
+          json expected = x;
+          int expected_count = 0;
+          if (accepts(for_s, json{{"f", x}}) || accepts(for_t, json{{"f", x}})) {
+            how = "fits a branch as it is";
+          } else {
+            const auto [by_s, count_s] = coerced_for(for_s, x);
+            const auto [by_t, count_t] = coerced_for(for_t, x);
+            const bool s_reads = count_s > 0 && accepts(for_s, json{{"f", by_s}});
+            const bool t_reads = count_t > 0 && accepts(for_t, json{{"f", by_t}});
+            if (s_reads && t_reads && !same_reading(by_s, by_t)) {
+              how = "two readings";
+            } else if (s_reads || t_reads) {
+              how = "one reading";
+              expected = s_reads ? by_s : by_t;
+              expected_count = s_reads ? count_s : count_t;
+            } else {
+              how = "no reading";
+            }
+          }
+          ++outcomes[std::string(key) + ": " + how];
+          check(key, count == expected_count && args.contains("f") && same_reading(args["f"], expected) &&
+                         text(args["f"]) == text(expected),
+                schema, json{{"f", x}}, args);
+        }
+      }
+    }
+    std::string seen;
+    for (const auto& [outcome, n] : outcomes) seen += "\n" + outcome + ": " + std::to_string(n);
+    INFO((extended ? "runtime shapes" : "MCP_STRUCT shapes") << seen << "\nfirst wrong:\n" << first);
+    CHECK(wrong == 0);
+    for (const char* outcome : {"null kept", "null left out", "wrapped", "not wrapped", "anyOf: fits a branch as it is",
+                                "anyOf: one reading", "anyOf: no reading", "oneOf: one reading"})
+      CHECK(outcomes[outcome] >= 5);
+  }
+}
+
 // The tool pipeline's verdict on arguments is valijson's: on the value as sent where valijson
 // accepts it, else on the coerced value, with the handler given exactly that value. Runtime-schema
 // tools of the schema cases, called through a real connection.
