@@ -1,10 +1,11 @@
 // The two roads a typed tool's arguments can take (issue #24), for the tests that keep them equal:
-// from the text straight into the type (detail::typed_reader), and through the tree (read, the
-// validator of record, decode), and the text road into an object that held an earlier value. Used by
+// from the text straight into the type (detail::typed_reader), and through the tree (read, valijson
+// the validator of record, decode), and the text road into an object that held an earlier value. Used by
 // tests/unit/test_typed_reader.cpp and tests/fuzz/fuzz_arguments.cpp.
 #pragma once
 
 #include <mcp/json/detail/reader.hpp>
+#include <mcp/validation/detail/compiled_schema.hpp>
 #include <mcp/validation/detail/typed_reader.hpp>
 #include <mcp/validation/detail/validator_for.hpp>
 #include <mcp/schema/reflect.hpp>
@@ -34,17 +35,30 @@ std::optional<mcp::json> by_text_reused(const mcp::detail::typed_reader<T>& read
   return mcp::encode(reused);
 }
 
-// What the tree road makes of it: the decoded value, encoded, or nullopt when it is refused.
+// What the tree road makes of it: the decoded value, encoded, or nullopt when it is refused. The
+// verdict is valijson's, the validator of record, asked directly: validate() answers first with the
+// fast path, whose nodes the text road follows too, so a fault in them would pass on both roads.
+// (tree_verdicts_agree holds validate() to the same verdict.)
 template <class T>
 std::optional<mcp::json> by_tree(std::string_view text, std::size_t max_depth) {
   mcp::json tree;
   if (mcp::detail::read_json(text, tree, max_depth) != mcp::detail::read_result::ok) return std::nullopt;
-  if (!mcp::detail::validator_for<T>().validate(tree, max_depth).empty()) return std::nullopt;
+  if (!mcp::detail::compiled_of(mcp::detail::validator_for<T>()).record->accepts(tree)) return std::nullopt;
   try {
     return mcp::encode(mcp::detail::decode_checked_depth<T>(tree));
   } catch (const mcp::decode_error&) {
     return std::nullopt;
   }
+}
+
+// Whether validate(), the tool's own tree road, gives valijson's verdict on `text` (true for a text
+// that is not JSON within the depth: no tree to judge).
+template <class T>
+bool tree_verdicts_agree(std::string_view text, std::size_t max_depth) {
+  mcp::json tree;
+  if (mcp::detail::read_json(text, tree, max_depth) != mcp::detail::read_result::ok) return true;
+  const mcp::validator& v = mcp::detail::validator_for<T>();
+  return v.validate(tree, max_depth).empty() == mcp::detail::compiled_of(v).record->accepts(tree);
 }
 
 // Whether `text` is what mcp::message keeps as text for the reader: one object, JSON within the depth.
@@ -87,6 +101,10 @@ outcome compare(const mcp::detail::typed_reader<T>& reader, std::string_view tex
   if (!o.disagreement.empty()) return o;
   const auto tree = by_tree<T>(text, max_depth);
   o.tree_accepted = tree.has_value();
+  if (!tree_verdicts_agree<T>(text, max_depth)) {
+    o.disagreement = "validate() and valijson gave different verdicts";
+    return o;
+  }
   if (!kept_as_text(text, max_depth)) return o;  // the message builds the tree for anything else
   const auto read = by_text<T>(reader, text, max_depth);
   o.text_accepted = read.has_value();

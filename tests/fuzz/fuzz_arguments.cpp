@@ -130,7 +130,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto problems = v.validate(args);
   (void)mcp::describe_violations("rich", problems, v.schema());
   mcp::json coerced = args;
-  auto report = mcp::coerce(coerced, v.schema());
+  auto report = mcp::coerce(coerced, v);
   if (problems.empty()) {
     if (report.count != 0 || coerced != args)
       disagree("coercion changed a valid value", args, coerced.dump());

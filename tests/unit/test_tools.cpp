@@ -513,6 +513,19 @@ void add_every_kind_of_tool(mcp::server& srv) {
     r.is_error = in.b > 5;
     return r;
   });
+  srv.tool("media", "Every kind of content block.", [](const tt::add_args& in) {
+    mcp::tool_result r;
+    r.content.push_back(mcp::text("caf\xC3\xA9 \"q\"\n"));
+    r.content.push_back(mcp::image(std::string("\x89PNG\r\n\x1A\n\0", 9), "image/png"));
+    r.content.push_back(mcp::audio("RIFF....WAVE", "audio/wav"));
+    r.content.push_back(mcp::resource_link("file:///notes/a.md", "a.md", "text/markdown", "A note"));
+    r.content.push_back(mcp::embedded_text("file:///notes/b.md", "# B\n", "text/markdown"));
+    r.content.push_back(mcp::embedded_blob("file:///b.bin", std::string("\0\xFF", 2), "application/octet-stream"));
+    r.content.push_back(mcp::with_annotations(mcp::text("for the user"), {{"user"}, 0.5, "2025-01-31T14:00:00Z"}));
+    if (in.a > 0) r.structured_content = json{{"count", in.a}, {"names", {"a", "b"}}};
+    r.is_error = in.b > 5;
+    return r;
+  });
   srv.tool("sizes", "A list.", [](const tt::add_args& in) { return std::vector<int>{in.a, in.b}; });
   srv.tool("fails", "Throws.", [](const tt::add_args& in) -> tt::add_result {
     if (in.a == 1) throw mcp::tool_error("try a=2");
@@ -541,6 +554,7 @@ std::vector<std::string> every_kind_of_call() {
       {"either", {R"({"a":5,"b":1})", R"({"a":5,"b":-1})"}},
       {"nothing", {"{}", R"({"x":1})", "null"}},
       {"full", {R"({"a":1,"b":2})", R"({"a":0,"b":9})"}},
+      {"media", {R"({"a":1,"b":2})", R"({"a":0,"b":9})"}},
       {"sizes", {R"({"a":1,"b":2})"}},
       {"fails", {R"({"a":1,"b":0})", R"({"a":2,"b":0})", R"({"a":3,"b":0})", R"({"a":4,"b":0})"}},
       {"stray_enum", {R"({"a":1,"b":0})", R"({"a":1,"b":1})"}},
@@ -799,16 +813,30 @@ TEST_CASE("result builder: the text sink writes byte for byte what the tree sink
       mcp::server srv({"direct", "1.0"}, options);
       add_every_kind_of_tool(srv);
       recorded_session text(srv, version, true), tree(srv, version, false);
+      std::map<std::string, int> by_text_sink;  // tool -> its results the text sink wrote
       for (const std::string& call : every_kind_of_call()) {
         INFO(version << (validate_output ? " with" : " without") << " output validation: " << call);
+        const int before = text.out->as_text;
         text.conn.receive(call);
         tree.conn.receive(call);
         const auto expected = tree.out->take();
         const auto got = text.out->take();
         CHECK(got == expected);
+        json request;
+        if (text.out->as_text > before && mcp::detail::read_json(call, request, 128) == mcp::detail::read_result::ok)
+          ++by_text_sink[request["params"]["name"].get<std::string>()];
       }
       CHECK(text.out->as_text > 30);  // most calls were written by the text sink
       CHECK(tree.out->as_text == 0);
+      // Every shape of result went through both sinks: typed structs (compact JSON, Markdown, a
+      // renderer, a text budget, checked output, text_renderer), text, text cut to a budget,
+      // tool_result with every kind of content block and isError, errors of every channel, a list
+      // wrapped for 2025-era clients, a runtime schema.
+      for (const char* tool : {"add", "paint", "paint_md", "paint_custom", "paint_budget", "text_budget", "checked", "shout",
+                               "either", "nothing", "full", "media", "sizes", "fails", "stray_enum", "raw"}) {
+        INFO(tool);
+        CHECK(by_text_sink[tool] > 0);
+      }
     }
   }
 }

@@ -7,11 +7,16 @@
 #include "order_types.hpp"
 #include "schema_cases.hpp"
 
+#include <mcp/json/detail/reader.hpp>
+#include <mcp/mcp.hpp>
+#include <mcp/testing.hpp>
+#include <mcp/validation/coercion.hpp>
 #include <mcp/validation/detail/compiled_schema.hpp>
 #include <mcp/schema/reflect.hpp>
 #include <mcp/schema/schema.hpp>
 #include <mcp/validation/validation.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -627,6 +632,479 @@ TEST_CASE("integer-valued keywords written as 2.0 are read as 2 by every engine,
                           R"({"type":"object","maxProperties":1e30})"}) {
     INFO(bad);
     CHECK_THROWS_AS(mcp::validator(json::parse(bad)), mcp::schema_error);
+  }
+}
+
+
+// --- the walk explains, at every subschema: it never decides -------------------------------------
+
+// valijson on one subschema of a document (valijson_record::accepts_at, what coercion asks), against
+// the same subschema compiled as a document of its own, and against the walk that explains a refusal
+// there: the walk finds nothing wrong exactly when valijson accepts, at the root and at every node
+// under it, so no message ever explains a verdict that was not given.
+TEST_CASE("differential: at every subschema the walk finds nothing wrong exactly when valijson accepts",
+          "[validation][differential][walk]") {
+  for (const bool extended : {false, true}) {
+    schema_cases::entropy e(extended ? 5757 : 57);
+    schema_cases::generator gen(e, extended);
+    int cases = 0, accepted = 0, nodes = 0, walk_differs = 0, alone_differs = 0;
+    std::string first;
+    for (int s = 0; s < 150; ++s) {
+      const mcp::validator v(gen.arguments());
+      const auto& c = mcp::detail::compiled_of(v);
+      for (const auto& [at, node] : mcp::detail::survey_all(c.schema).subschemas) {
+        ++nodes;
+        std::optional<mcp::validator> alone;  // the node as a document, with the definitions it may name
+        if (node->is_object() && !at.empty()) {
+          json document = *node;
+          if (c.schema.contains("$defs") && !document.contains("$defs")) document["$defs"] = c.schema["$defs"];
+          alone.emplace(document, mcp::validator::root::any);
+        }
+        for (int i = 0; i < 4; ++i) {
+          const json value = gen.value(*node);
+          const bool record = c.fits(value, at);
+          std::vector<mcp::violation> why;
+          std::string pointer;
+          mcp::detail::schema_walker(c.schema, &c.regexes, nullptr).explain(value, *node, pointer, why);
+          ++cases;
+          accepted += record;
+          const bool walk_bad = why.empty() != record;
+          const bool alone_bad = alone && mcp::detail::compiled_of(*alone).record->accepts(value) != record;
+          walk_differs += walk_bad;
+          alone_differs += alone_bad;
+          if ((walk_bad || alone_bad) && first.empty())
+            first = "at " + at + " of " + text(c.schema) + "\nvalue " + text(value) + "\nvalijson " +
+                    (record ? "accepts" : "refuses") + (walk_bad ? ", the walk disagrees" : "") +
+                    (alone_bad ? ", the node alone disagrees" : "");
+        }
+      }
+    }
+    INFO((extended ? "runtime shapes: " : "MCP_STRUCT shapes: ") << cases << " cases at " << nodes
+                                                                 << " subschemas; first disagreement:\n" << first);
+    CHECK(walk_differs == 0);
+    CHECK(alone_differs == 0);
+    CHECK(accepted > cases / 10);
+    CHECK(accepted < cases * 9 / 10);
+    CHECK(nodes > 150 * 4);
+  }
+}
+
+// --- the fast path: every keyword it reads, compared with valijson ---------------------------------
+
+namespace {
+
+// The keywords of every schema node of `schema` (a boolean schema counts as "(boolean)").
+std::set<std::string> keywords_in(const json& schema) {
+  std::set<std::string> out;
+  for (const auto& [at, node] : mcp::detail::survey_all(schema).subschemas) {
+    if (node->is_boolean()) out.insert("(boolean)");
+    if (!node->is_object()) continue;
+    for (auto it = node->begin(); it != node->end(); ++it) out.insert(it.key());
+  }
+  return out;
+}
+
+struct keyword_tally {
+  std::map<std::string, std::pair<int, int>> seen;  // keyword -> fast path answers yes, no
+  int cases = 0, differs = 0;
+  std::string first;
+  void judge(const mcp::validator& v, const json& value) {
+    const verdicts got = schema_cases::judge(v, value);
+    if (!got.has_fast) return;
+    ++cases;
+    for (const auto& k : keywords_in(v.schema())) (got.fast ? seen[k].first : seen[k].second) += 1;
+    const std::string d = schema_cases::disagreement(got);
+    if (d.empty()) return;
+    ++differs;
+    if (first.empty()) first = "schema " + text(v.schema()) + "\nvalue  " + text(value) + "\n" + d;
+  }
+};
+
+}  // namespace
+
+// The fast path answers for valijson only where it reads every keyword of the schema
+// (plain_schema::keywords(), which build() holds to): each of them is compared with valijson here,
+// on the random schemas of both shapes and on hand-made ones for what the generator never writes,
+// and must have been seen with both verdicts.
+TEST_CASE("fast path: every keyword it reads is compared with valijson, both verdicts seen",
+          "[validation][differential][fast]") {
+  keyword_tally t;
+  for (const bool extended : {false, true}) {
+    schema_cases::entropy e(extended ? 24 : 2424);
+    schema_cases::generator gen(e, extended);
+    for (int s = 0; s < 300; ++s) {
+      const mcp::validator v(gen.arguments());
+      for (int i = 0; i < 8; ++i) t.judge(v, gen.value(v.schema()));
+    }
+  }
+  // What the generator never writes: annotations it lacks, "definitions", "$schema" at the root, and
+  // the value_rules keywords in places it does not put them.
+  const char* const hand[] = {
+      R"({"$schema":"http://json-schema.org/draft-07/schema#","type":"object","examples":[{}],"$comment":"c",
+          "properties":{"a":{"type":"integer","readOnly":true,"writeOnly":false,"maximum":3}},"required":["a"]})",
+      R"({"type":"object","definitions":{"n":{"type":"string","minLength":2}},"properties":{"a":{"$ref":"#/definitions/n"}}})",
+      R"({"type":"object","properties":{"a":{"const":{"k":[1]}},"b":{"enum":[1,"1",null]}},"additionalProperties":{"type":"boolean"}})",
+      R"({"type":"object","properties":{"a":{"allOf":[{"minimum":0},{"exclusiveMaximum":10},{"multipleOf":2}]},
+          "b":{"type":"array","items":true,"uniqueItems":true,"minItems":1},"c":false}})",
+  };
+  const std::vector<json> values = {json::object(), {{"a", 2}}, {{"a", 3}}, {{"a", 4}}, {{"a", -1}}, {{"a", 12}},
+                                    {{"a", "xy"}}, {{"a", "x"}}, {{"a", json{{"k", {1}}}}}, {{"a", json{{"k", {2}}}}},
+                                    {{"a", 2}, {"b", json::array({1, 2})}}, {{"a", 2}, {"b", json::array({1, 1})}},
+                                    {{"a", 2}, {"b", json::array()}}, {{"a", 2}, {"c", 1}}, {{"a", 2}, {"b", "1"}},
+                                    {{"a", 2}, {"b", 2}}, {{"a", 2}, {"z", true}}, {{"a", 2}, {"z", 1}}, {{"a", 2.5}}, {{"a", "xyz"}},
+                                    {{"a", "abc"}}};
+  for (const char* schema : hand) {
+    const mcp::validator v(json::parse(schema));
+    REQUIRE(mcp::detail::compiled_of(v).fast != nullptr);
+    for (const auto& value : values) t.judge(v, value);
+  }
+  INFO(t.cases << " cases; first disagreement:\n" << t.first);
+  CHECK(t.differs == 0);
+  std::vector<std::string> read = {"(boolean)"};
+  for (auto k : mcp::detail::plain_schema::keywords()) read.emplace_back(k);
+  for (const auto& k : read) {
+    INFO("keyword " << k << ": the fast path accepted " << t.seen[k].first << ", refused " << t.seen[k].second);
+    CHECK(t.seen[k].first >= 3);
+    CHECK(t.seen[k].second >= 3);
+  }
+  // And it reads nothing else: a keyword outside the list makes the schema not plain.
+  for (const auto& [k, counts] : t.seen) {
+    INFO("the fast path answered on a schema with " << k);
+    CHECK(std::find(read.begin(), read.end(), k) != read.end());
+  }
+  CHECK(mcp::detail::plain_schema::compile(json::parse(R"({"type":"object","x-extra":1})"), true) == nullptr);
+}
+
+// --- coercion transforms; valijson decides ------------------------------------------------------
+
+namespace {
+
+// The pointers of every value in `value`, itself included.
+void pointers_in(const json& value, std::string& at, std::vector<std::string>& out) {
+  out.push_back(at);
+  if (value.is_array()) {
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      mcp::detail::pointer_scope scope(at, i);
+      pointers_in(value[i], at, out);
+    }
+  } else if (value.is_object()) {
+    for (auto it = value.begin(); it != value.end(); ++it) {
+      mcp::detail::pointer_scope scope(at, it.key());
+      pointers_in(*it, at, out);
+    }
+  }
+}
+
+// A value a model might send for `valid`: one value in it written the way models get wrong (a number
+// or a boolean as its text, a one-item list as its item, an array or object as its JSON text, null
+// for a member the object does not have). Each kind the value allows is as likely. Empty kind:
+// nothing in it to mangle.
+std::pair<json, std::string> mangled(const json& valid, schema_cases::entropy& e) {
+  std::vector<std::string> spots;
+  std::string at;
+  pointers_in(valid, at, spots);
+  std::map<std::string, std::vector<std::string>> where;  // kind -> spots it applies to
+  for (const auto& p : spots) {
+    const json& spot = valid.at(json::json_pointer(p));
+    if (spot.is_boolean()) where["boolean_from_string"].push_back(p);
+    if (spot.is_number()) where["number_from_string"].push_back(p);
+    if (spot.is_array() && spot.size() == 1) where["wrapped_in_array"].push_back(p);
+    if (spot.is_structured()) where["json_from_string"].push_back(p);
+    if (spot.is_object()) where["null_added"].push_back(p);
+  }
+  if (where.empty()) return {valid, ""};
+  auto kind = where.begin();
+  std::advance(kind, static_cast<std::ptrdiff_t>(e.below(where.size())));
+  json out = valid;
+  json& spot = out[json::json_pointer(e.pick(kind->second))];
+  if (kind->first == "wrapped_in_array") {
+    spot = json(spot[0]);
+  } else if (kind->first == "null_added") {
+    for (const char* name : {"a", "b", "c", "title", "count", "tags", "Z"}) {
+      if (spot.contains(name)) continue;
+      spot[name] = nullptr;
+      return {out, kind->first};
+    }
+    return {valid, ""};
+  } else {
+    spot = spot.dump();  // a number, a boolean, an array or an object as its JSON text
+  }
+  return {out, kind->first};
+}
+
+struct coercion_tally {
+  int cases = 0, accepted = 0, changed = 0, wrong = 0;
+  std::map<std::string, std::pair<int, int>> restored;  // kind -> (refused when mangled, accepted after coercion)
+  std::string first;
+
+  void fail(const std::string& what, const json& schema, const json& value, const json& after) {
+    ++wrong;
+    if (first.empty()) first = what + "\nschema " + text(schema) + "\nvalue  " + text(value) + "\nafter  " + text(after);
+  }
+
+  // Coerces `value` and checks what can be checked of any value: one valijson accepts is left alone,
+  // and a value left alone keeps its verdict.
+  json coerce(const mcp::validator& v, const json& value) {
+    const auto& c = mcp::detail::compiled_of(v);
+    const bool before = c.record->accepts(value);
+    json after = value;
+    const mcp::coercion_report report = mcp::coerce(after, v);
+    ++cases;
+    accepted += before;
+    changed += report.count > 0;
+    if (before && (report.count != 0 || text(after) != text(value)))
+      fail("coercion changed a value valijson accepts", v.schema(), value, after);
+    if (report.count == 0 && (text(after) != text(value) || c.record->accepts(after) != before))
+      fail("coercion left the value alone (count 0), but it changed or its verdict did", v.schema(), value, after);
+    if (report.count > 0 && text(after) == text(value))
+      fail("coercion counted a change it did not make", v.schema(), value, after);
+    return after;
+  }
+
+  void run(bool extended, std::uint64_t seed, int schemas, int values) {
+    schema_cases::entropy e(seed);
+    schema_cases::generator gen(e, extended);
+    for (int s = 0; s < schemas; ++s) {
+      const mcp::validator v(gen.arguments());
+      const auto& c = mcp::detail::compiled_of(v);
+      for (int i = 0; i < values; ++i) {
+        const json value = gen.value(v.schema());
+        coerce(v, value);
+        if (!c.record->accepts(value)) continue;
+        // A valid value mangled as a model might: if valijson refuses what was sent, coercion's
+        // reading of it is what valijson then accepts.
+        for (int m = 0; m < 3; ++m) {
+          const auto [sent, kind] = mangled(value, e);
+          if (kind.empty() || c.record->accepts(sent)) {
+            if (!kind.empty()) coerce(v, sent);
+            continue;
+          }
+          const json after = coerce(v, sent);
+          auto& r = restored[kind];
+          ++r.first;
+          r.second += c.record->accepts(after);
+        }
+      }
+    }
+  }
+};
+
+}  // namespace
+
+// Coercion decides nothing: it asks valijson whether a reading fits where it goes, and the verdict
+// after it is valijson's. Over the schema cases: a value valijson accepts is never changed, a value
+// coercion leaves alone keeps its verdict, and a valid value sent the ways models send them (a
+// number as text, a list's one item alone, an object as its JSON text, null for a field left out)
+// is read back into one valijson accepts, at the rates below.
+TEST_CASE("differential: coercion leaves what valijson accepts alone, and reads back what models mangle",
+          "[validation][differential][coercion]") {
+  for (const bool extended : {false, true}) {
+    coercion_tally t;
+    t.run(extended, extended ? 4242 : 42, 300, 12);
+    std::string rates;
+    for (const auto& [kind, r] : t.restored) rates += "\n" + kind + ": " + std::to_string(r.second) + " of " + std::to_string(r.first);
+    INFO((extended ? "runtime shapes: " : "MCP_STRUCT shapes: ") << t.cases << " values, " << t.accepted << " accepted, "
+         << t.changed << " changed by coercion; read back after mangling:" << rates << "\nfirst wrong:\n" << t.first);
+    CHECK(t.wrong == 0);
+    CHECK(t.changed > t.cases / 20);
+    for (const char* kind : {"number_from_string", "boolean_from_string", "wrapped_in_array", "json_from_string", "null_added"}) {
+      const auto r = t.restored[kind];
+      INFO(kind);
+      CHECK(r.first >= 10);
+      CHECK(r.second * 10 >= r.first * (extended ? 7 : 8));  // measured 85% and more (the rates above)
+    }
+  }
+}
+
+namespace {
+
+// A schema case's subschema S set where coercion makes a choice: as a field (required or not), as
+// the items of a list, as a branch of anyOf or oneOf. The root keeps the case's definitions, for the
+// "$ref"s in S.
+struct choice_schemas {
+  json defs;
+  json object(json properties, bool required) const {
+    json w = {{"type", "object"}, {"properties", std::move(properties)}, {"additionalProperties", false}};
+    if (required) w["required"] = json::array({"f"});
+    if (!defs.is_null()) w["$defs"] = defs;
+    return w;
+  }
+};
+
+// Whether two readings are the same one: equal, and both or neither written with a fraction (the
+// coercer's same_reading).
+bool same_reading(const json& a, const json& b) { return a == b && a.is_number_float() == b.is_number_float(); }
+
+// {"f": value} coerced for {"f": S} (required): what the coercer makes of `value` under S alone.
+std::pair<json, int> coerced_for(const json& object_schema, const json& value) {
+  json args = {{"f", value}};
+  const int count = mcp::coerce(args, mcp::validator(object_schema)).count;
+  return {args.contains("f") ? args["f"] : json(), count};
+}
+
+bool accepts(const json& object_schema, const json& args) {
+  return mcp::detail::compiled_of(mcp::validator(object_schema)).record->accepts(args);
+}
+
+}  // namespace
+
+// Each choice coercion makes is valijson's verdict where the value goes, at every subschema S of
+// the schema cases (valijson asked on whole documents here, not on a subschema as coercion asks):
+// null for an optional field of S is left out exactly when valijson refuses null there; one value
+// where a list of S is expected is wrapped exactly when valijson accepts it (as coerced for S) as
+// an item; a value for anyOf (or oneOf) [S, T] is left as it is when valijson accepts it against a
+// branch, else takes the one reading valijson accepts from the branches, else stays.
+TEST_CASE("differential: each choice coercion makes follows valijson's verdict where the value goes",
+          "[validation][differential][coercion]") {
+  for (const bool extended : {false, true}) {
+    schema_cases::entropy e(extended ? 31 : 13);
+    schema_cases::generator gen(e, extended);
+    std::map<std::string, int> outcomes;  // each choice, each way it went
+    int wrong = 0;
+    std::string first;
+    auto check = [&](const char* choice, bool ok, const json& schema, const json& sent, const json& got) {
+      if (ok) return;
+      ++wrong;
+      if (first.empty())
+        first = std::string(choice) + "\nschema " + text(schema) + "\nsent   " + text(sent) + "\ngot    " + text(got);
+    };
+    for (int s = 0; s < 60; ++s) {
+      const json root = gen.arguments();
+      const choice_schemas w{root.value("$defs", json())};
+      std::vector<const json*> nodes;
+      for (const auto& [at, node] : mcp::detail::survey_all(root).subschemas)
+        if (!at.empty()) nodes.push_back(node);
+      for (const json* node : nodes) {
+        const json& S = *node;
+        // A null for an optional field.
+        {
+          const json schema = w.object({{"f", S}}, false);
+          json args = {{"f", nullptr}};
+          const int count = mcp::coerce(args, mcp::validator(schema)).count;
+          const bool null_fits = accepts(w.object({{"f", S}}, true), json{{"f", nullptr}});
+          ++outcomes[null_fits ? "null kept" : "null left out"];
+          check("null for an optional field", null_fits ? count == 0 && args == json{{"f", nullptr}}
+                                                        : count == 1 && args == json::object(),
+                schema, json{{"f", nullptr}}, args);
+        }
+        // One value where a list is expected.
+        for (int i = 0; i < 2; ++i) {
+          const json x = gen.value(S);
+          if (x.is_array()) continue;
+          if (x.is_string()) {
+            const auto& t = x.get_ref<const std::string&>();
+            const auto c = t.find_first_not_of(" \t\n\r");
+            if (c != std::string::npos && (t[c] == '[' || t[c] == '{')) continue;  // read as JSON, not wrapped
+          }
+          const json schema = w.object({{"f", {{"type", "array"}, {"items", S}}}}, true);
+          json args = {{"f", x}};
+          const int count = mcp::coerce(args, mcp::validator(schema)).count;
+          const json as_item = w.object({{"f", S}}, true);
+          const auto [item, item_count] = coerced_for(as_item, x);
+          const bool fits = accepts(as_item, json{{"f", item}});
+          ++outcomes[fits ? "wrapped" : "not wrapped"];
+          check("one value for a list", fits ? count == 1 + item_count && args == json{{"f", json::array({item})}}
+                                             : count == 0 && args == json{{"f", x}},
+                schema, json{{"f", x}}, args);
+        }
+        // A value for anyOf / oneOf [S, T].
+        for (const char* key : {"anyOf", "oneOf"}) {
+          const json& T = *nodes[e.below(nodes.size())];
+          const json x = gen.value(e.one_in(2) ? S : T);
+          const json schema = w.object({{"f", {{key, json::array({S, T})}}}}, true);
+          json args = {{"f", x}};
+          const int count = mcp::coerce(args, mcp::validator(schema)).count;
+          const json for_s = w.object({{"f", S}}, true), for_t = w.object({{"f", T}}, true);
+          std::string how;
+          json expected = x;
+          int expected_count = 0;
+          if (accepts(for_s, json{{"f", x}}) || accepts(for_t, json{{"f", x}})) {
+            how = "fits a branch as it is";
+          } else {
+            const auto [by_s, count_s] = coerced_for(for_s, x);
+            const auto [by_t, count_t] = coerced_for(for_t, x);
+            const bool s_reads = count_s > 0 && accepts(for_s, json{{"f", by_s}});
+            const bool t_reads = count_t > 0 && accepts(for_t, json{{"f", by_t}});
+            if (s_reads && t_reads && !same_reading(by_s, by_t)) {
+              how = "two readings";
+            } else if (s_reads || t_reads) {
+              how = "one reading";
+              expected = s_reads ? by_s : by_t;
+              expected_count = s_reads ? count_s : count_t;
+            } else {
+              how = "no reading";
+            }
+          }
+          ++outcomes[std::string(key) + ": " + how];
+          check(key, count == expected_count && args.contains("f") && same_reading(args["f"], expected) &&
+                         text(args["f"]) == text(expected),
+                schema, json{{"f", x}}, args);
+        }
+      }
+    }
+    std::string seen;
+    for (const auto& [outcome, n] : outcomes) seen += "\n" + outcome + ": " + std::to_string(n);
+    INFO((extended ? "runtime shapes" : "MCP_STRUCT shapes") << seen << "\nfirst wrong:\n" << first);
+    CHECK(wrong == 0);
+    for (const char* outcome : {"null kept", "null left out", "wrapped", "not wrapped", "anyOf: fits a branch as it is",
+                                "anyOf: one reading", "anyOf: no reading", "oneOf: one reading"})
+      CHECK(outcomes[outcome] >= 5);
+  }
+}
+
+// The tool pipeline's verdict on arguments is valijson's: on the value as sent where valijson
+// accepts it, else on the coerced value, with the handler given exactly that value. Runtime-schema
+// tools of the schema cases, called through a real connection.
+TEST_CASE("differential: a tool call accepts exactly what valijson accepts, as sent or as coerced",
+          "[validation][differential][coercion][tools]") {
+  for (const bool extended : {false, true}) {
+    mcp::server_options options;
+    options.log_sink = [](std::string_view) {};
+    mcp::server srv({"record", "1.0"}, options);
+    schema_cases::entropy e(extended ? 77 : 7);
+    schema_cases::generator gen(e, extended);
+    std::vector<std::unique_ptr<mcp::validator>> validators;
+    const int schemas = 120;
+    for (int s = 0; s < schemas; ++s) {
+      const json schema = gen.arguments();
+      validators.push_back(std::make_unique<mcp::validator>(schema));
+      srv.tool("t" + std::to_string(s), "A schema case.", mcp::runtime_schema{schema},
+               [](const json& args) { return args.dump(); });
+    }
+    mcp::testing::client c(srv);
+    c.initialize();
+    const std::size_t depth = mcp::detail::argument_depth_limit(options.max_json_depth);
+    int calls = 0, accepted = 0, coerced = 0, wrong = 0;
+    std::string first;
+    for (int s = 0; s < schemas; ++s) {
+      const mcp::validator& v = *validators[static_cast<std::size_t>(s)];
+      const auto& record = *mcp::detail::compiled_of(v).record;
+      for (int i = 0; i < 10; ++i) {
+        json value;  // as the server reads it from the message's text
+        if (mcp::detail::read_json(gen.value(v.schema()).dump(), value, depth) != mcp::detail::read_result::ok ||
+            !value.is_object())
+          continue;
+        json after = value;
+        const bool as_sent = record.accepts(value);
+        const bool by_coercion = !as_sent && mcp::coerce(after, v, mcp::coercion::lossless, depth).count > 0 && record.accepts(after);
+        const json result = c.call_tool("t" + std::to_string(s), value);
+        const bool ran = !result.value("isError", false);
+        ++calls;
+        accepted += ran;
+        coerced += by_coercion;
+        std::string why;
+        if (ran != (as_sent || by_coercion)) why = ran ? "the tool ran on what valijson refuses" : "the tool refused what valijson accepts";
+        else if (ran && result["content"][0]["text"] != (as_sent ? value : after).dump()) why = "the handler got another value";
+        if (why.empty()) continue;
+        ++wrong;
+        if (first.empty()) first = why + "\nschema " + text(v.schema()) + "\nvalue  " + text(value) + "\nresult " + text(result);
+      }
+    }
+    INFO(calls << " calls, " << accepted << " ran, " << coerced << " after coercion; first wrong:\n" << first);
+    CHECK(wrong == 0);
+    CHECK(accepted > calls / 10);
+    CHECK(accepted < calls * 9 / 10);
+    CHECK(coerced > 0);
   }
 }
 

@@ -11,12 +11,14 @@
 // known field ("limt" for "limit", detail/near_name.hpp) is kept, so validation refuses it with
 // "did you mean 'limit'?": a misspelt optional field must not fall back to its default in silence.
 //
-// "Fits" here is the walk's answer (detail/validation_walk.hpp), a guide for choosing a reading;
-// it never decides. The verdict after coercion is valijson's: the tool pipeline validates the
-// coerced value with mcp::validator, and tests/unit/test_validation_differential.cpp keeps the
-// walk's "fits" equal to valijson's verdict.
+// "Fits" here is valijson's verdict, the validator of record, on the subschema where the value
+// sits (detail/compiled_schema.hpp, compiled_schema::fits): whether a wrapped value fits as the
+// list's item, whether null is one of an optional field's values, which branch of an anyOf or
+// oneOf takes a reading. Coercion only transforms; it decides nothing itself, and after it the
+// verdict is valijson's again: the tool pipeline validates the coerced value with the validator.
+// tests/unit/test_validation_differential.cpp holds coercion to that over the schema cases.
 //
-//   auto report = mcp::coerce(args, schema);   // report.count changes, report.log says which
+//   auto report = mcp::coerce(args, validator);   // report.count changes, report.log says which
 //
 // JSON inside a string is read with the SDK's one reader (detail/json_reader.hpp), under the same
 // depth limit as the message: the levels around the string count, so the arguments never end up
@@ -27,6 +29,7 @@
 #include <mcp/config.hpp>
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/json/json.hpp>
+#include <mcp/validation/validation.hpp>
 #include <mcp/validation/violation.hpp>
 
 #include <cstddef>
@@ -52,13 +55,21 @@ struct coercion_report {
   std::vector<violation> refused;
 };
 
-// Coerces `value` in place, guided by `schema`, under `policy`. Never lossy: "5.5" stays a string
-// where an integer is expected, "yes" is not a boolean, "007" is not an integer.
+// Coerces `value` in place, guided by the validator's schema, under `policy`. Never lossy: "5.5"
+// stays a string where an integer is expected, "yes" is not a boolean, "007" is not an integer.
 // `max_depth`: the most levels of arrays and objects `value` may have after coercion, counted
 // from `value` itself; JSON in a string is read only if the whole stays within it. The tool
 // pipeline passes the server's max_json_depth less the two levels of the message around the
 // arguments (argument_depth_limit), so coerced arguments are never deeper than a message may be.
 // A value already deeper than max_depth is left alone: validation refuses it.
+// Safe to call from several threads at once, with one validator or its copies (each subschema
+// coercion asks about is compiled once, under a lock, and kept by the validator).
+coercion_report coerce(json& value, const validator& v, coercion policy = coercion::lossless,
+                       std::size_t max_depth = detail::default_max_json_depth);
+
+// The same for a schema not compiled yet: compiles a validator for it first (validator::root::any),
+// so it throws schema_error where the schema is bad. A schema that is not an object changes
+// nothing. Keep a validator and call the overload above where a schema is used more than once.
 coercion_report coerce(json& value, const json& schema, coercion policy = coercion::lossless,
                        std::size_t max_depth = detail::default_max_json_depth);
 

@@ -25,7 +25,7 @@ MCP_DECL const json* check_arguments(const json& args, const validator& in, cons
   if (problems.empty()) return &args;
   if (s.coerce != coercion::off) {
     scratch = args;
-    coercion_report report = coerce(scratch, in.schema(), s.coerce, max_depth);
+    coercion_report report = coerce(scratch, in, s.coerce, max_depth);
     if (report.count > 0) {
       auto after = in.validate(scratch, max_depth);
       if (after.empty()) {

@@ -1,6 +1,7 @@
 // What mcp::validator compiles from a schema (the fast path, valijson's schema, the patterns for
 // the walk) and the survey of a schema's subschemas that the checks before compiling it need.
-// Included by validation/impl/validation.ipp, and by the differential tests that compare the parts.
+// Included by validation/impl/validation.ipp and impl/coercion.ipp, and by the differential tests
+// that compare the parts.
 #pragma once
 
 #include <mcp/json/detail/pointer.hpp>
@@ -120,11 +121,15 @@ struct compiled_schema {
   std::unique_ptr<plain_schema> fast;       // the fast path, when the schema is plain enough for it
   std::unique_ptr<valijson_record> record;  // the validator of record
 
+  // Whether `instance` fits the subschema at JSON Pointer `at` of `schema` ("" for the whole):
+  // valijson's verdict, the question coercion asks of each reading it considers.
+  bool fits(const json& instance, const std::string& at) const { return record->accepts_at(at, instance); }
+
   // The walk's account of what is wrong with `instance` (empty: the walk finds that it fits).
   std::vector<violation> explain(const json& instance) const {
     std::vector<violation> out;
     std::string pointer;
-    schema_walker(schema, &regexes, nullptr).check(instance, schema, pointer, &out);
+    schema_walker(schema, &regexes, nullptr).explain(instance, schema, pointer, out);
     return out;
   }
 };

@@ -99,6 +99,19 @@ class plain_schema {
     choices = &rules_->enum_strings();
     return true;
   }
+  // Every keyword build() reads (with "$schema" at the root only); a node with any other makes the
+  // schema not plain. tests/unit/test_validation_differential.cpp requires each of them to have
+  // been compared with valijson, both verdicts seen: a keyword added here needs its cases there.
+  static const std::vector<std::string_view>& keywords() {
+    static const std::vector<std::string_view> names = {
+        "description", "title", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly",
+        "$schema", "$defs", "definitions", "type", "properties", "required", "additionalProperties", "items",
+        "minItems", "maxItems", "pattern", "enum", "const", "minimum", "maximum", "exclusiveMinimum",
+        "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "format", "uniqueItems", "anyOf", "oneOf",
+        "allOf", "$ref"};
+    return names;
+  }
+
   // The schema of property `name` (null when it has none), and whether it is required.
   const plain_schema* property_schema(std::string_view name, bool& required) const {
     for (const auto& p : properties_)
@@ -212,9 +225,11 @@ class plain_schema {
     if (!node.is_object()) return false;
     const bool is_root = c.document == &node;
     json rules = json::object();
+    const auto& known = keywords();
     for (auto it = node.begin(); it != node.end(); ++it) {
       const std::string& key = it.key();
       const json& v = *it;
+      if (std::find(known.begin(), known.end(), key) == known.end()) return false;  // the list is the whole truth
       if (key == "description" || key == "title" || key == "default" || key == "examples" || key == "$comment" ||
           key == "deprecated" || key == "readOnly" || key == "writeOnly" || (is_root && key == "$schema")) {
         continue;  // annotations: no effect on validity

@@ -3,7 +3,7 @@
 // validation_valijson.hpp's list of overrides). One function, value_rules::check, serves both
 // uses: inside valijson, where it decides validity, and in the walk that explains a refusal, where
 // it says what is wrong. So the verdict and the explanation of these rules can not drift apart.
-// Also the small helpers every validation message is made of.
+// Also the small helpers every validation message is made of, and what a "$ref" points to.
 #pragma once
 
 #include <mcp/json/detail/pointer.hpp>
@@ -74,6 +74,70 @@ inline bool count_keyword(const json& schema, const char* keyword, std::uint64_t
   if (!it->is_number_unsigned() && it->get<std::int64_t>() < 0) return false;
   n = it->get<std::uint64_t>();
   return true;
+}
+
+// --- $ref: pointers into a schema -------------------------------------------------------------
+
+// The JSON Pointer of a same-document reference ("#/definitions/a%20b" -> "/definitions/a b");
+// false for a reference to another document.
+inline bool ref_pointer(const std::string& ref, std::string& pointer) {
+  if (ref.empty() || ref[0] != '#') return false;
+  pointer.clear();
+  for (std::size_t i = 1; i < ref.size(); ++i) {
+    auto hex_digit = [](char c) { return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'); };
+    if (ref[i] == '%' && i + 2 < ref.size() && hex_digit(ref[i + 1]) && hex_digit(ref[i + 2])) {
+      auto hex = [](char c) { return c >= '0' && c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; };
+      pointer += static_cast<char>(hex(ref[i + 1]) * 16 + hex(ref[i + 2]));
+      i += 2;
+    } else {
+      pointer += ref[i];
+    }
+  }
+  return true;
+}
+
+// The schema node at a JSON Pointer of `root` ("" for the root, "/$defs/node"); null if there is
+// none, or it is not a schema (an object or a boolean).
+inline const json* resolve_pointer(const json& root, const std::string& pointer) {
+  if (pointer.empty()) return &root;
+  if (pointer[0] != '/') return nullptr;
+  const json* node = &root;
+  std::size_t pos = 1;
+  while (true) {
+    auto end = pointer.find('/', pos);
+    std::string token = pointer.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    std::string unescaped;
+    for (std::size_t i = 0; i < token.size(); ++i) {
+      if (token[i] == '~' && i + 1 < token.size() && (token[i + 1] == '0' || token[i + 1] == '1')) {
+        unescaped += token[++i] == '0' ? '~' : '/';
+      } else {
+        unescaped += token[i];
+      }
+    }
+    if (node->is_object()) {
+      auto it = node->find(unescaped);
+      if (it == node->end()) return nullptr;
+      node = &*it;
+    } else if (node->is_array()) {
+      if (unescaped.empty() || unescaped.size() > 9 || unescaped.find_first_not_of("0123456789") != std::string::npos)
+        return nullptr;
+      auto index = std::stoul(unescaped);
+      if (index >= node->size()) return nullptr;
+      node = &(*node)[index];
+    } else {
+      return nullptr;
+    }
+    if (end == std::string::npos) break;
+    pos = end + 1;
+  }
+  return node->is_object() || node->is_boolean() ? node : nullptr;
+}
+
+// Resolves a same-document reference ("#", "#/$defs/node", "#/definitions/a%20b"); null if it can't.
+inline const json* resolve_ref(const json& root, const std::string& ref) {
+  std::string pointer;
+  if (!ref_pointer(ref, pointer)) return nullptr;
+  return resolve_pointer(root, pointer);
 }
 
 // --- numbers, exactly ---------------------------------------------------------------------------

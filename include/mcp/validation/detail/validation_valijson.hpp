@@ -60,6 +60,7 @@
 #include <cstdint>
 #include <exception>
 #include <limits>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -208,15 +209,16 @@ class rules_builder : public valijson::ConstraintBuilder {
 
 // --- the validator of record --------------------------------------------------------------------
 
-// valijson with the overrides above, compiled once for one schema. accepts() and refused_at() are
-// safe to call from several threads at once.
+// valijson with the overrides above, compiled once for one schema. accepts(), accepts_at() and
+// refused_at() are safe to call from several threads at once.
 class valijson_record {
  public:
 
-  // `schema` must outlive this; `subschemas` lists every subschema node in it by JSON Pointer.
-  // Throws what valijson throws on a schema it can not compile.
-  valijson_record(const json& schema, const std::vector<std::pair<std::string, const json*>>& subschemas) {
-    json copy = schema;
+  // `subschemas` lists every subschema node of `schema` by JSON Pointer. Throws what valijson
+  // throws on a schema it can not compile.
+  valijson_record(const json& schema, const std::vector<std::pair<std::string, const json*>>& subschemas)
+      : copy_(schema) {
+    json& copy = copy_;
     rules_.reserve(subschemas.size());
     for (const auto& [pointer, node] : subschemas) {
       if (!node->is_object()) continue;
@@ -235,22 +237,32 @@ class valijson_record {
         mine["allOf"].push_back(std::move(target));
       }
     }
-    valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
-    parser.addConstraintBuilder(rules_keyword, new rules_builder(rules_));
-    parser.populateSchema(valijson::adapters::NlohmannJsonAdapter(copy), schema_);
+    parse(copy_, schema_);
   }
 
   valijson_record(const valijson_record&) = delete;
   valijson_record& operator=(const valijson_record&) = delete;
 
   // The verdict of record.
-  bool accepts(const json& instance) const { return run(instance, nullptr); }
+  bool accepts(const json& instance) const { return run(schema_, instance, nullptr); }
+
+  // The verdict of record on `instance` against the subschema at `pointer` (a JSON Pointer into
+  // the schema; "" is the whole), its "$ref"s resolved against the whole schema as they are when
+  // the whole is checked: the question coercion asks of a reading (does the one value fit the
+  // list's items, does null fit the field, which branch of an anyOf takes it). valijson compiles
+  // each subschema the first time it is asked about, and it is kept: a schema has a fixed number
+  // of them. False where the pointer names no subschema.
+  bool accepts_at(const std::string& pointer, const json& instance) const {
+    if (pointer.empty()) return accepts(instance);
+    const valijson::Schema* at = subschema_at(pointer);
+    return at && run(*at, instance, nullptr);
+  }
 
   // Where valijson places its refusal of `instance`: the JSON Pointers of the deepest values it
   // names (its context paths are data, not text).
   std::vector<std::string> refused_at(const json& instance) const {
     valijson::ValidationResults results;
-    run(instance, &results);
+    run(schema_, instance, &results);
     std::vector<std::string> pointers;
     valijson::ValidationResults::Error error;
     while (results.popError(error)) pointers.push_back(context_pointer(error.context));
@@ -278,9 +290,41 @@ class valijson_record {
     return pointer;
   }
 
+  void parse(const json& document, valijson::Schema& into) const {
+    valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
+    parser.addConstraintBuilder(rules_keyword, new rules_builder(rules_));
+    parser.populateSchema(valijson::adapters::NlohmannJsonAdapter(document), into);
+  }
+
+  // The subschema at `pointer` as valijson compiled it, or null. valijson has no call that checks a
+  // value against one node of a document, but it reads a "$ref" alone, leaving its siblings as
+  // data: so the document it compiles is the schema with a copy of the node beside the root's
+  // keywords and a root "$ref" to that copy. Every "$ref" inside the copy resolves against the
+  // same document as before.
+  const valijson::Schema* subschema_at(const std::string& pointer) const {
+    std::lock_guard<std::mutex> lock(at_mutex_);
+    auto known = at_.find(pointer);
+    if (known != at_.end()) return known->second.get();
+    std::unique_ptr<valijson::Schema> made;
+    if (const json* node = resolve_pointer(copy_, pointer)) {
+      json document = copy_;
+      std::string name = "$mcp:at";  // a member no "$ref" of the schema can point into
+      while (document.contains(name)) name += '_';
+      document[name] = *node;
+      document["$ref"] = "#/" + name;  // no '/', '~' or '%' in it to escape
+      made = std::make_unique<valijson::Schema>();
+      try {
+        parse(document, *made);
+      } catch (const std::exception&) {
+        made.reset();  // not expected (the whole compiled): then no value fits there
+      }
+    }
+    return at_.emplace(pointer, std::move(made)).first->second.get();
+  }
+
   // valijson's Validator caches the regexes it builds, so it is not safe to share between threads:
   // a small pool lends one to each call.
-  bool run(const json& instance, valijson::ValidationResults* results) const {
+  bool run(const valijson::Subschema& schema, const json& instance, valijson::ValidationResults* results) const {
     std::unique_ptr<valijson::Validator> v;
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -299,7 +343,7 @@ class valijson_record {
       ~scope() { stand_ins::current() = outer; }
     } active(big.get());
     try {
-      accepted = v->validate(schema_, valijson::adapters::NlohmannJsonAdapter(big ? big->copy() : instance), results);
+      accepted = v->validate(schema, valijson::adapters::NlohmannJsonAdapter(big ? big->copy() : instance), results);
     } catch (const std::exception&) {
       // No value is known to make valijson throw (patterns are compiled and checked up front); one
       // that did would be refused, never accepted.
@@ -309,10 +353,13 @@ class valijson_record {
     return accepted;
   }
 
+  json copy_;                       // the schema as valijson reads it (1-5 and 7 applied)
   std::vector<value_rules> rules_;  // the constraints point into it: never resized after construction
   valijson::Schema schema_;
   mutable std::mutex mutex_;
   mutable std::vector<std::unique_ptr<valijson::Validator>> idle_;
+  mutable std::mutex at_mutex_;
+  mutable std::map<std::string, std::unique_ptr<valijson::Schema>> at_;  // accepts_at's, by pointer
 };
 
 }  // namespace detail

@@ -3,9 +3,9 @@
 // validity: valijson does (see validation.hpp), and this walk runs after valijson refused a value,
 // to say why. The rules the SDK checks itself (value_rules) are the same code here and there; for
 // the rest (types, required, additionalProperties, items, combinators...) a differential test
-// (tests/unit/test_validation_differential.cpp) checks that the walk's "fits" is valijson's verdict.
-// Coercion also asks the walk whether a value fits a branch, to choose a reading; the verdict after
-// coercion is valijson's again.
+// (tests/unit/test_validation_differential.cpp) checks that the walk finds nothing wrong exactly
+// when valijson accepts. Nothing asks it for a verdict: coercion asks valijson too (a subschema
+// of record, compiled_schema::fits).
 #pragma once
 
 #include <mcp/json/detail/reader.hpp>
@@ -87,64 +87,6 @@ inline std::string expected_types(const std::vector<std::string>& types) {
   return join_or(words);
 }
 
-// --- $ref ---------------------------------------------------------------------------------------
-
-// The JSON Pointer of a same-document reference ("#/definitions/a%20b" -> "/definitions/a b");
-// false for a reference to another document.
-inline bool ref_pointer(const std::string& ref, std::string& pointer) {
-  if (ref.empty() || ref[0] != '#') return false;
-  pointer.clear();
-  for (std::size_t i = 1; i < ref.size(); ++i) {
-    auto hex_digit = [](char c) { return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'); };
-    if (ref[i] == '%' && i + 2 < ref.size() && hex_digit(ref[i + 1]) && hex_digit(ref[i + 2])) {
-      auto hex = [](char c) { return c >= '0' && c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; };
-      pointer += static_cast<char>(hex(ref[i + 1]) * 16 + hex(ref[i + 2]));
-      i += 2;
-    } else {
-      pointer += ref[i];
-    }
-  }
-  return true;
-}
-
-// Resolves a same-document reference ("#", "#/$defs/node", "#/definitions/a%20b"); null if it can't.
-inline const json* resolve_ref(const json& root, const std::string& ref) {
-  std::string pointer;
-  if (!ref_pointer(ref, pointer)) return nullptr;
-  if (pointer.empty()) return &root;
-  if (pointer[0] != '/') return nullptr;
-  const json* node = &root;
-  std::size_t pos = 1;
-  while (true) {
-    auto end = pointer.find('/', pos);
-    std::string token = pointer.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
-    std::string unescaped;
-    for (std::size_t i = 0; i < token.size(); ++i) {
-      if (token[i] == '~' && i + 1 < token.size() && (token[i + 1] == '0' || token[i + 1] == '1')) {
-        unescaped += token[++i] == '0' ? '~' : '/';
-      } else {
-        unescaped += token[i];
-      }
-    }
-    if (node->is_object()) {
-      auto it = node->find(unescaped);
-      if (it == node->end()) return nullptr;
-      node = &*it;
-    } else if (node->is_array()) {
-      if (unescaped.empty() || unescaped.size() > 9 || unescaped.find_first_not_of("0123456789") != std::string::npos)
-        return nullptr;
-      auto index = std::stoul(unescaped);
-      if (index >= node->size()) return nullptr;
-      node = &(*node)[index];
-    } else {
-      return nullptr;
-    }
-    if (end == std::string::npos) break;
-    pos = end + 1;
-  }
-  return node->is_object() || node->is_boolean() ? node : nullptr;
-}
-
 // --- the walk -----------------------------------------------------------------------------------
 
 using regex_map = std::unordered_map<std::string, std::regex>;
@@ -156,6 +98,16 @@ class schema_walker {
   schema_walker(const json& root, const regex_map* fixed, regex_map* scratch)
       : root_(root), fixed_(fixed), scratch_(scratch) {}
 
+  // Appends every violation of `value` against `schema` to `out`, for a value valijson refused.
+  // Its only entry: the walk explains, it does not decide (no yes-or-no answer leaves it; inside,
+  // it asks itself which branch of an anyOf, if or not applies, to say what is wrong there).
+  // tests/unit/test_validation_differential.cpp requires it to find nothing exactly when valijson
+  // accepts.
+  void explain(const json& value, const json& schema, std::string& pointer, std::vector<violation>& out) const {
+    check(value, schema, pointer, &out);
+  }
+
+ private:
   // Appends every violation of `value` against `schema` to `out`; with `out` null, stops at the
   // first one. Returns whether the value is valid.
   bool check(const json& value, const json& schema, std::string& pointer, std::vector<violation>* out,
@@ -200,12 +152,6 @@ class schema_walker {
     return valid;
   }
 
-  bool matches(const json& value, const json& schema) const {
-    std::string pointer;
-    return check(value, schema, pointer, nullptr);
-  }
-
- private:
   static bool fail(std::vector<violation>* out, const std::string& pointer, const char* keyword, std::string message) {
     if (out) out->push_back({pointer, keyword, std::move(message)});
     return false;

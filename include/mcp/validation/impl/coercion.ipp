@@ -5,8 +5,9 @@
 #include <mcp/json/detail/reader.hpp>
 #include <mcp/json/detail/writer.hpp>
 #include <mcp/json/json.hpp>
+#include <mcp/validation/detail/compiled_schema.hpp>
 #include <mcp/validation/detail/near_name.hpp>
-#include <mcp/validation/detail/validation_walk.hpp>
+#include <mcp/validation/validation.hpp>
 
 #include <cerrno>
 #include <cmath>
@@ -60,34 +61,46 @@ inline bool canonical_number(const std::string& s, json& out) {
 // The same value read the same way: 3 and 3u are, 3 and 3.0 are not (one says integer).
 inline bool same_reading(const json& a, const json& b) { return a == b && a.is_number_float() == b.is_number_float(); }
 
-// The walk. `open` counts the levels of arrays and objects around `value` inside the root value
+// The walk over the validator's schema (its own copy, c.schema). `at` is the JSON Pointer of
+// `schema` in it, and `pointer` that of `value` in the root value. Every question of whether a
+// value fits a subschema goes to valijson, the validator of record, on the subschema at `at`
+// (compiled_schema::fits): the walk only finds the readings and applies them.
+// `open` counts the levels of arrays and objects around `value` inside the root value
 // (one per pointer token), `depth` the steps taken, $ref hops and combinators included. The root
 // value is no deeper than max_depth (coerce() checks), and every value the walk builds stays
 // within it, so the walk and everything it calls recurse at most max_depth levels into a value.
 class coercer {
  public:
-  coercer(const json& root, coercion_report& report, std::size_t max_depth)
-      : root_(root), walker_(root, nullptr, &regexes_), report_(&report), max_depth_(max_depth) {}
+  coercer(const compiled_schema& c, coercion_report& report, std::size_t max_depth)
+      : c_(c), report_(&report), max_depth_(max_depth) {}
 
-  void apply(json& value, const json& schema, std::string& pointer, std::size_t open, int depth) {
+  void apply(json& value, const json& schema, std::string& at, std::string& pointer, std::size_t open, int depth) {
     if (!schema.is_object() || depth > max_walk_depth) return;
     if (auto ref = schema.find("$ref"); ref != schema.end() && ref->is_string()) {
-      if (const json* target = resolve_ref(root_, ref->get<std::string>()))
-        apply(value, *target, pointer, open, depth + 1);
+      const std::string& text = ref->get_ref<const std::string&>();
+      std::string target_at;
+      const json* target = resolve_ref(c_.schema, text);
+      if (target && ref_pointer(text, target_at)) apply(value, *target, target_at, pointer, open, depth + 1);
     }
     if (auto type = schema.find("type"); type != schema.end())
-      convert(value, schema, schema_types(*type), pointer, open);
+      convert(value, schema, at, schema_types(*type), pointer, open);
     if (value.is_object()) {
-      apply_to_members(value, schema, pointer, open, depth);
+      apply_to_members(value, schema, at, pointer, open, depth);
     } else if (value.is_array()) {
-      apply_to_items(value, schema, pointer, open, depth);
+      apply_to_items(value, schema, at, pointer, open, depth);
     }
     if (auto all = schema.find("allOf"); all != schema.end() && all->is_array()) {
-      for (const auto& branch : *all) apply(value, branch, pointer, open, depth + 1);
+      pointer_scope list(at, "allOf");
+      for (std::size_t i = 0; i < all->size(); ++i) {
+        pointer_scope branch(at, i);
+        apply(value, (*all)[i], at, pointer, open, depth + 1);
+      }
     }
     for (const char* key : {"anyOf", "oneOf"}) {
-      if (auto it = schema.find(key); it != schema.end() && it->is_array())
-        apply_to_one_branch(value, *it, pointer, open, depth);
+      if (auto it = schema.find(key); it != schema.end() && it->is_array()) {
+        pointer_scope list(at, key);
+        apply_to_one_branch(value, *it, at, pointer, open, depth);
+      }
     }
   }
 
@@ -131,9 +144,33 @@ class coercer {
     return r;
   }
 
+  // Whether `value` fits the subschema at `at`: valijson's verdict, never the walk's.
+  bool fits(const json& value, const std::string& at) const { return c_.fits(value, at); }
+
+  // Whether a member's name matches a "patternProperties" pattern: std::regex_search on the
+  // pattern as compiled up front, valijson's own test. Not a verdict on a value: which subschemas
+  // a member's coercion follows, and whether the member is known. A pattern std::regex can not
+  // run on the name counts as a match, so that no member is left out on a doubt (valijson then
+  // refuses the value, as it throws on the same name).
+  bool name_matches(const std::string& pattern, const std::string& name) {
+    auto it = c_.regexes.find(pattern);
+    if (it == c_.regexes.end()) {
+      try {
+        it = scratch_.emplace(pattern, compile_pattern(pattern)).first;
+      } catch (const std::regex_error&) {
+        return true;  // the validator refused such a schema; this is for a part used alone
+      }
+    }
+    try {
+      return std::regex_search(name, it->second);
+    } catch (const std::regex_error&) {
+      return true;
+    }
+  }
+
   // Replaces `value` when its type is not allowed and exactly one lossless reading is.
-  void convert(json& value, const json& schema, const std::vector<std::string>& types, const std::string& pointer,
-               std::size_t open) {
+  void convert(json& value, const json& schema, std::string& at, const std::vector<std::string>& types,
+               const std::string& pointer, std::size_t open) {
     for (const auto& t : types) {
       if (has_type(value, t)) return;
     }
@@ -182,12 +219,13 @@ class coercer {
     if (open >= max_depth_ || nested_deeper_than(value, max_depth_ - open - 1)) return;
     json wrapped = json::array({value});
     auto items = schema.find("items");
-    if (items != schema.end() && items->is_object()) {
+    if (items != schema.end() && (items->is_object() || items->is_boolean())) {
       coercion_report scratch;
-      coercer inner(root_, scratch, max_depth_);
+      coercer inner(c_, scratch, max_depth_);
       std::string item_pointer = pointer + "/0";
-      inner.apply(wrapped[0], *items, item_pointer, open + 1, 0);
-      if (!walker_.matches(wrapped[0], *items)) return;
+      pointer_scope item_at(at, "items");
+      inner.apply(wrapped[0], *items, at, item_pointer, open + 1, 0);
+      if (!fits(wrapped[0], at)) return;
       record(pointer, value, wrapped, "wrapped_in_array");
       merge(scratch);
     } else {
@@ -213,14 +251,17 @@ class coercer {
 
   // A null for a declared property that is neither required nor nullable: what a model sends for
   // a field it means to leave out. It is left out, and counted.
-  void drop_optional_nulls(json& value, const json& schema, std::string& pointer) {
+  void drop_optional_nulls(json& value, const json& schema, std::string& at, std::string& pointer) {
     auto props = schema.find("properties");
     if (props == schema.end() || !props->is_object()) return;
     std::vector<std::string> dropped;
+    pointer_scope in_properties(at, "properties");
     for (auto member = value.begin(); member != value.end(); ++member) {
       if (!member->is_null()) continue;
       auto p = props->find(member.key());
-      if (p == props->end() || is_required(schema, member.key()) || walker_.matches(*member, *p)) continue;
+      if (p == props->end() || is_required(schema, member.key())) continue;
+      pointer_scope property_at(at, member.key());
+      if (fits(*member, at)) continue;
       dropped.push_back(member.key());
     }
     for (const auto& name : dropped) {
@@ -233,8 +274,9 @@ class coercer {
 
   // Applies the members' schemas, and leaves out the members a closed object does not know, but
   // not a near miss of a known name: validation refuses that one, asking "did you mean ...?".
-  void apply_to_members(json& value, const json& schema, std::string& pointer, std::size_t open, int depth) {
-    drop_optional_nulls(value, schema, pointer);
+  void apply_to_members(json& value, const json& schema, std::string& at, std::string& pointer, std::size_t open,
+                        int depth) {
+    drop_optional_nulls(value, schema, at, pointer);
     auto props = schema.find("properties");
     auto patterns = schema.find("patternProperties");
     auto additional = schema.find("additionalProperties");
@@ -246,20 +288,23 @@ class coercer {
       if (props != schema.end() && props->is_object()) {
         if (auto p = props->find(member.key()); p != props->end()) {
           known = true;
-          apply(*member, *p, pointer, open + 1, depth + 1);
+          pointer_scope property_at(at, "properties"), name_at(at, member.key());
+          apply(*member, *p, at, pointer, open + 1, depth + 1);
         }
       }
       if (patterns != schema.end() && patterns->is_object()) {
         for (auto p = patterns->begin(); p != patterns->end(); ++p) {
-          // Reuses the walk's regex handling: a pattern "matches" a name when the name fits {"pattern": p}.
-          if (walker_.matches(json(member.key()), json{{"pattern", p.key()}})) {
+          if (name_matches(p.key(), member.key())) {
             known = true;
-            apply(*member, *p, pointer, open + 1, depth + 1);
+            pointer_scope patterns_at(at, "patternProperties"), pattern_at(at, p.key());
+            apply(*member, *p, at, pointer, open + 1, depth + 1);
           }
         }
       }
-      if (!known && additional != schema.end() && additional->is_object())
-        apply(*member, *additional, pointer, open + 1, depth + 1);
+      if (!known && additional != schema.end() && additional->is_object()) {
+        pointer_scope additional_at(at, "additionalProperties");
+        apply(*member, *additional, at, pointer, open + 1, depth + 1);
+      }
       if (!known && closed && !(props != schema.end() && near_miss(member.key(), *props))) {
         count("unknown_argument");
         report_->log.push_back(pointer + ": " + describe_value(*member) + " -> left out (unknown field)");
@@ -269,47 +314,58 @@ class coercer {
     for (const auto& name : unknown) value.erase(name);
   }
 
-  void apply_to_items(json& value, const json& schema, std::string& pointer, std::size_t open, int depth) {
+  void apply_to_items(json& value, const json& schema, std::string& at, std::string& pointer, std::size_t open,
+                      int depth) {
     auto items = schema.find("items");
     if (items == schema.end()) return;
+    const std::size_t at_size = at.size();
     for (std::size_t i = 0; i < value.size(); ++i) {
       const json* item_schema = items->is_array() ? nullptr : &*items;
+      at.resize(at_size);
+      append_pointer_token(at, "items");
       if (items->is_array()) {
         if (i < items->size()) {
           item_schema = &(*items)[i];
+          append_pointer_token(at, std::to_string(i));
         } else if (auto extra = schema.find("additionalItems"); extra != schema.end()) {
           item_schema = &*extra;
+          at.resize(at_size);
+          append_pointer_token(at, "additionalItems");
         }
       }
       if (!item_schema) continue;
       pointer_scope scope(pointer, i);
-      apply(value[i], *item_schema, pointer, open + 1, depth + 1);
+      apply(value[i], *item_schema, at, pointer, open + 1, depth + 1);
     }
+    at.resize(at_size);
   }
 
   // Coerces through anyOf/oneOf only when the value fits no branch as it is and every branch that
-  // accepts it after coercion reads it the same way.
-  void apply_to_one_branch(json& value, const json& branches, std::string& pointer, std::size_t open, int depth) {
-    for (const auto& branch : branches) {
-      if (walker_.matches(value, branch)) return;
+  // accepts it after coercion reads it the same way. `at`: the pointer of the list of branches.
+  void apply_to_one_branch(json& value, const json& branches, std::string& at, std::string& pointer,
+                           std::size_t open, int depth) {
+    for (std::size_t i = 0; i < branches.size(); ++i) {
+      pointer_scope branch_at(at, i);
+      if (fits(value, at)) return;
     }
     json chosen;
     coercion_report chosen_report, refusals;
-    int fits = 0;
-    for (const auto& branch : branches) {
+    int taken = 0;
+    for (std::size_t i = 0; i < branches.size(); ++i) {
       json candidate = value;
       coercion_report scratch;
-      coercer inner(root_, scratch, max_depth_);
-      inner.apply(candidate, branch, pointer, open, depth + 1);
+      coercer inner(c_, scratch, max_depth_);
+      pointer_scope branch_at(at, i);
+      inner.apply(candidate, branches[i], at, pointer, open, depth + 1);
       refusals.refused.insert(refusals.refused.end(), scratch.refused.begin(), scratch.refused.end());
-      if (scratch.count > 0 && walker_.matches(candidate, branch)) {
+      if (scratch.count > 0 && fits(candidate, at)) {
         // Two branches reading the value differently is a guess; reading it the same is not.
-        if (fits++ > 0 && !same_reading(candidate, chosen)) return;
+        if (taken++ > 0 && !same_reading(candidate, chosen)) return;
         chosen = std::move(candidate);
         chosen_report = std::move(scratch);
       }
     }
-    if (fits == 0) {
+    if (taken == 0) {
       merge_refused(refusals);  // why no branch could read it
       return;
     }
@@ -317,22 +373,27 @@ class coercer {
     merge(chosen_report);
   }
 
-  const json& root_;
-  regex_map regexes_;
-  schema_walker walker_;
+  const compiled_schema& c_;
+  regex_map scratch_;  // patterns c_ lacks (none, when the validator checked its schema)
   coercion_report* report_;
   std::size_t max_depth_;
 };
 
 }  // namespace detail
 
-MCP_DECL coercion_report coerce(json& value, const json& schema, coercion policy, std::size_t max_depth) {
+MCP_DECL coercion_report coerce(json& value, const validator& v, coercion policy, std::size_t max_depth) {
   coercion_report report;
   if (policy == coercion::off || detail::nested_deeper_than(value, max_depth)) return report;
-  detail::coercer c(schema, report, max_depth);
-  std::string pointer;
-  c.apply(value, schema, pointer, 0, 0);
+  const detail::compiled_schema& c = detail::compiled_of(v);
+  detail::coercer walk(c, report, max_depth);
+  std::string at, pointer;
+  walk.apply(value, c.schema, at, pointer, 0, 0);
   return report;
+}
+
+MCP_DECL coercion_report coerce(json& value, const json& schema, coercion policy, std::size_t max_depth) {
+  if (policy == coercion::off || !schema.is_object() || detail::nested_deeper_than(value, max_depth)) return {};
+  return coerce(value, validator(schema, validator::root::any), policy, max_depth);
 }
 
 }  // namespace v0
