@@ -27,6 +27,7 @@
 namespace mcp {
 inline namespace v0 {
 
+class context;
 class server;
 
 // Threads: every member may be called from any thread, several at once; messages leave in the
@@ -61,15 +62,6 @@ class request_stream : public std::enable_shared_from_this<request_stream> {
     server_end_ = std::move(result);
   }
 
-  // For the engine: a stream over the request `state` of session `s`, sending on `out`.
-  // `stateless`: a 2026-07-28 request, whose result names the server (`server_identity`).
-  request_stream(std::shared_ptr<detail::session> s, std::shared_ptr<detail::request_state> state,
-                 std::shared_ptr<outbound> out, bool stateless, json server_identity)
-      : session_(std::move(s)),
-        state_(std::move(state)),
-        out_(std::move(out)),
-        stateless_(stateless),
-        identity_(std::move(server_identity)) {}
   // For the engine: the transport ends the stream, with a final result (true) or without (false:
   // the connection is gone).
   void end_by_server(bool final_result) {
@@ -86,7 +78,6 @@ class request_stream : public std::enable_shared_from_this<request_stream> {
       }
     end(std::move(result), nullptr);
   }
-  const detail::session* owner() const { return session_.get(); }
 
   ~request_stream() {
     // Dropped without an end (its owner let go of it): the request is over all the same.
@@ -97,6 +88,19 @@ class request_stream : public std::enable_shared_from_this<request_stream> {
   }
 
  private:
+  friend class context;  // keep_open() makes one
+  friend class server;   // ends those of a session (end_listeners)
+  // A stream over the request `state` of session `s`, sending on `out`. `stateless`: a 2026-07-28
+  // request, whose result names the server (`server_identity`).
+  request_stream(std::shared_ptr<detail::session> s, std::shared_ptr<detail::request_state> state,
+                 std::shared_ptr<outbound> out, bool stateless, json server_identity)
+      : session_(std::move(s)),
+        state_(std::move(state)),
+        out_(std::move(out)),
+        stateless_(stateless),
+        identity_(std::move(server_identity)) {}
+  const detail::session* owner() const { return session_.get(); }
+
   bool open_locked() const { return !ended_ && !state_->cancelled.load() && !session_->closed(); }
 
   void end(json result, const protocol_error* error) {

@@ -324,7 +324,8 @@ MCP_DECL server& server::capability(std::string name, json value, bool stateless
 MCP_DECL std::shared_ptr<request_stream> context::keep_open() {
   if (kept_) return kept_;
   if (link_ || !server_ || !session_) throw std::logic_error("keep_open(): this run has no request to keep open");
-  kept_ = std::make_shared<request_stream>(session_, request_, replies_, client_->stateless, server_->server_identity_json());
+  kept_ = std::shared_ptr<request_stream>(  // its constructor is the engine's: no make_shared
+      new request_stream(session_, request_, replies_, client_->stateless, server_->server_identity_json()));
   server_->keep_stream(kept_);
   return kept_;
 }
