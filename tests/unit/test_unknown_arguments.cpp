@@ -194,7 +194,8 @@ TEST_CASE("unknown arguments: a typed tool drops them, refuses a near miss, and 
   c.messages().drain();
 
   // tools/list still says additionalProperties: false.
-  for (const auto& t : c.result("tools/list")["tools"]) CHECK(t["inputSchema"]["additionalProperties"] == false);
+  const json listed = c.result("tools/list");  // a copy: a loop over a temporary's member would dangle
+  for (const auto& t : listed["tools"]) CHECK(t["inputSchema"]["additionalProperties"] == false);
 
   // Gemini CLI's shape: the call succeeds as if the name were not there.
   json plain = c.call_tool("page", {{"query", "milk"}});
