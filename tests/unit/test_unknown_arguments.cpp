@@ -373,8 +373,8 @@ TEST_CASE("unknown arguments: Gemini CLI's call shape on the notes example over 
   };
   request("initialize", init_params());
   notes.write_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
-  for (const auto& t : request("tools/list", json::object())["tools"])
-    CHECK(t["inputSchema"]["additionalProperties"] == false);
+  const json listed = request("tools/list", json::object());  // a copy: a loop over a temporary's member would dangle
+  for (const auto& t : listed["tools"]) CHECK(t["inputSchema"]["additionalProperties"] == false);
 
   json created =
       request("tools/call", {{"name", "create_note"}, {"arguments", gemini({{"title", "Groceries"}, {"body", "milk, eggs"}})}});
