@@ -6,26 +6,14 @@
 cmake_minimum_required(VERSION 3.16)
 separate_arguments(flags UNIX_COMMAND "${FLAGS}")
 
-# The headers the compiler opens for SOURCE (gcc -H: one line per header, dots for the depth).
-function(headers_of mode out)
-  set(mode_flags)
-  if(mode STREQUAL "compiled")
-    set(mode_flags -DMCP_SEPARATE_COMPILATION)
-  endif()
-  execute_process(COMMAND ${CXX} -std=c++17 -fsyntax-only -H -I${INCLUDE_DIR} ${flags} ${mode_flags} ${SOURCE}
-                  RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "${SOURCE} does not compile (${mode}):\n${err}")
-  endif()
-  set(${out} "${err}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/headers_of.cmake)
 
 set(asio_header "[^\n]*/asio(/[^\n]*|\\.hpp)")
-headers_of(header-only whole)
+mcp_headers_of(${SOURCE} whole ${flags})
 if(NOT whole MATCHES "${asio_header}")
   message(FATAL_ERROR "${SOURCE} in header-only mode lists no asio header: the check would see nothing")
 endif()
-headers_of(compiled compiled)
+mcp_headers_of(${SOURCE} compiled ${flags} -DMCP_SEPARATE_COMPILATION)
 if(compiled MATCHES "${asio_header}")
   # The include chain to the first asio header, from the depth dots of -H.
   string(REPLACE "\n" ";" lines "${compiled}")
